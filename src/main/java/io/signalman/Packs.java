@@ -1,0 +1,33 @@
+package io.signalman;
+
+import io.signalman.broker.BrokerPack;
+import io.signalman.engine.BundleCompiler;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.PackDefinition;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/** The packs this build of Signalman knows: the one list HTTP, replay and the CLI read. */
+public final class Packs {
+
+    public static final BrokerPack BROKER = new BrokerPack();
+
+    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER);
+
+    private Packs() {
+    }
+
+    public static List<DecisionPack<?, ?>> all() {
+        return ALL;
+    }
+
+    public static Optional<DecisionPack<?, ?>> named(String name) {
+        return ALL.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    public static BundleCompiler compiler() {
+        List<PackDefinition> defs = ALL.stream().map(DecisionPack::definition).toList();
+        return new BundleCompiler(defs, Clock.systemUTC());
+    }
+}

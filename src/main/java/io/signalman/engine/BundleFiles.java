@@ -1,0 +1,136 @@
+package io.signalman.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * A snapshot of every file under a rules directory, read once, in sorted path order.
+ *
+ * <p>The revision is {@code sha256:} over the sorted relative paths and bytes, so it names exactly
+ * what was compiled: two nodes with the same revision serve the same rules. Symbolic links are
+ * refused: DRL is code, and it loads only from the configured directory (SPEC 8).
+ */
+public final class BundleFiles {
+
+    private final Path root;
+    private final Map<String, byte[]> files;
+    private final String revision;
+
+    private BundleFiles(Path root, Map<String, byte[]> files) {
+        this.root = root;
+        this.files = Collections.unmodifiableMap(files);
+        this.revision = hash(files);
+    }
+
+    /** Reads the directory; runs on a worker thread (file I/O). */
+    public static BundleFiles read(Path root) throws BundleException {
+        Path dir = root.toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new BundleException(new BundleError(".", 0, 0, "rules directory not found: " + root));
+        }
+        Map<String, byte[]> files = new TreeMap<>();
+        List<BundleError> errors = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                String rel = relative(dir, p);
+                if (Files.isSymbolicLink(p)) {
+                    errors.add(new BundleError(rel, 0, 0, "symbolic links are refused: rules load only from the rules directory"));
+                } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && !isHidden(rel)) {
+                    files.put(rel, Files.readAllBytes(p));
+                }
+            }
+        } catch (IOException e) {
+            throw new BundleException(new BundleError(".", 0, 0, "cannot read rules directory: " + e.getMessage()));
+        }
+        if (!errors.isEmpty()) {
+            throw new BundleException(errors);
+        }
+        return new BundleFiles(dir, files);
+    }
+
+    /** A copy in which some files are replaced or added (reference-data overlays for replay). */
+    public BundleFiles overlay(Map<String, byte[]> replacements) {
+        Map<String, byte[]> copy = new TreeMap<>(files);
+        copy.putAll(replacements);
+        return new BundleFiles(root, copy);
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    public String revision() {
+        return revision;
+    }
+
+    /** Relative paths (with '/') in sorted order. */
+    public List<String> paths() {
+        return List.copyOf(files.keySet());
+    }
+
+    public Optional<String> text(String path) {
+        byte[] b = files.get(path);
+        return b == null ? Optional.empty() : Optional.of(new String(b, StandardCharsets.UTF_8));
+    }
+
+    /** The files directly or indirectly under {@code folder/}, in sorted order. */
+    public Map<String, byte[]> under(String folder) {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        String prefix = folder + "/";
+        files.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    /** Top-level folders, i.e. the packs present in this bundle. */
+    public List<String> topFolders() {
+        return files.keySet().stream().filter(p -> p.indexOf('/') > 0)
+                .map(p -> p.substring(0, p.indexOf('/'))).distinct().sorted().toList();
+    }
+
+    private static boolean isHidden(String rel) {
+        for (String part : rel.split("/")) {
+            if (part.startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String relative(Path root, Path p) {
+        return root.relativize(p).toString().replace('\\', '/');
+    }
+
+    private static String hash(Map<String, byte[]> files) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            files.forEach((path, bytes) -> {
+                sha.update(path.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+                sha.update(bytes);
+                sha.update((byte) 0);
+            });
+            return "sha256:" + HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new UncheckedIOException(new IOException("SHA-256 unavailable", e));
+        }
+    }
+}

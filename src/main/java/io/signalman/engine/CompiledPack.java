@@ -1,0 +1,118 @@
+package io.signalman.engine;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import org.kie.api.KieBase;
+
+/**
+ * One pack of a compiled bundle: its KieBase, its rules as the analyst wrote them, its reference
+ * data and a pool of sessions. Immutable apart from the fire counters; safe to share.
+ */
+public final class CompiledPack {
+
+    private static final Comparator<RuleInfo> FIRING_ORDER = Comparator.comparingInt(RuleInfo::phaseIndex)
+            .thenComparing(Comparator.comparingInt(RuleInfo::salience).reversed())
+            .thenComparingInt(RuleInfo::index);
+
+    private final PackDefinition definition;
+    private final KieBase kieBase;
+    private final List<RuleInfo> rules;
+    private final Map<String, RuleInfo> byName;
+    private final ReferenceData reference;
+    private final SessionPool pool;
+    private final LongAdder[] fireCounts;
+
+    CompiledPack(PackDefinition definition, KieBase kieBase, List<RuleInfo> rules, ReferenceData reference) {
+        this.definition = definition;
+        this.kieBase = kieBase;
+        this.rules = rules.stream().sorted(FIRING_ORDER).toList();
+        this.byName = new HashMap<>();
+        rules.forEach(r -> byName.put(r.name(), r));
+        this.reference = reference;
+        this.fireCounts = new LongAdder[rules.size()];
+        for (int i = 0; i < fireCounts.length; i++) {
+            fireCounts[i] = new LongAdder();
+        }
+        this.pool = new SessionPool(() -> new PackSession(kieBase, definition, reference, byName));
+    }
+
+    /** The same rules over other reference data (replay of archives recorded with other data). */
+    public CompiledPack withReference(ReferenceData other) {
+        return new CompiledPack(definition, kieBase, rules.stream().sorted(Comparator.comparingInt(RuleInfo::index)).toList(), other);
+    }
+
+    public String name() {
+        return definition.name();
+    }
+
+    public PackDefinition definition() {
+        return definition;
+    }
+
+    /** Every rule of the pack, in firing order (phase, then salience, then load order). */
+    public List<RuleInfo> rules() {
+        return rules;
+    }
+
+    public ReferenceData reference() {
+        return reference;
+    }
+
+    public long timesFired(RuleInfo rule) {
+        return fireCounts[rule.index()].sum();
+    }
+
+    /**
+     * Evaluates the rules over the given facts. Blocking work: call it from a worker thread.
+     *
+     * @param read copies the collector's state into the pack's immutable outcome
+     */
+    public <C extends Collector, R> Evaluation<R> evaluate(List<?> facts, boolean explain, Function<C, R> read) {
+        PackSession session = pool.borrow();
+        List<RuleInfo> fired;
+        R outcome;
+        List<Evaluation.Considered> considered = null;
+        try {
+            fired = List.copyOf(session.run(facts, explain));
+            @SuppressWarnings("unchecked")
+            C collector = (C) session.collector();
+            outcome = read.apply(collector);
+            if (explain) {
+                considered = explain(session, fired);
+            }
+        } catch (RuntimeException e) {
+            pool.discard(session);
+            throw e;
+        }
+        pool.giveBack(session);
+        RuleInfo decidedBy = null;
+        for (RuleInfo r : fired) {
+            fireCounts[r.index()].increment();
+            if (decidedBy == null && r.decides()) {
+                decidedBy = r;
+            }
+        }
+        return new Evaluation<>(outcome, fired, decidedBy, considered);
+    }
+
+    private List<Evaluation.Considered> explain(PackSession session, List<RuleInfo> fired) {
+        List<Evaluation.Considered> out = new ArrayList<>(rules.size());
+        for (RuleInfo r : rules) {
+            Evaluation.Status status;
+            if (fired.contains(r)) {
+                status = Evaluation.Status.FIRED;
+            } else if (session.matched(r)) {
+                status = Evaluation.Status.MATCHED_BUT_CANCELLED;
+            } else {
+                status = Evaluation.Status.NOT_MATCHED;
+            }
+            out.add(new Evaluation.Considered(r, status));
+        }
+        return out;
+    }
+}

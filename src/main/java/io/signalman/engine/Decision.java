@@ -1,0 +1,55 @@
+package io.signalman.engine;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.json.Json;
+
+/**
+ * A pack's decision with the metadata every decision carries (SPEC 3.3): a sortable id, the bundle
+ * revision it was made with, the deciding rule and its reason, and every rule that fired.
+ */
+public record Decision<D>(String decisionId, String pack, String revision, D outcome, Evaluation<D> evaluation) {
+
+    public RuleInfo decidedBy() {
+        return evaluation.decidedBy();
+    }
+
+    /**
+     * The response body: the pack's own fields first, then the metadata, then the explanation
+     * when one was asked for.
+     */
+    public ObjectNode toJson(ObjectNode outcomeFields) {
+        ObjectNode out = Json.object();
+        out.put("decision_id", decisionId);
+        out.setAll(outcomeFields);
+        out.put("rules_revision", revision);
+        RuleInfo by = evaluation.decidedBy();
+        out.put("rule", by == null ? null : by.name());
+        out.put("reason", by == null ? null : by.reason());
+        ArrayNode fired = out.putArray("rules_fired");
+        for (RuleInfo r : evaluation.fired()) {
+            fired.add(ruleJson(r));
+        }
+        if (evaluation.explain() != null) {
+            ArrayNode explain = out.putArray("explain");
+            for (Evaluation.Considered c : evaluation.explain()) {
+                ObjectNode line = ruleJson(c.rule());
+                line.put("salience", c.rule().salience());
+                line.put("group", c.rule().agendaGroup());
+                line.put("status", c.status().wire());
+                explain.add(line);
+            }
+        }
+        return out;
+    }
+
+    private ObjectNode ruleJson(RuleInfo r) {
+        ObjectNode n = Json.object();
+        n.put("rule", r.name());
+        n.put("pack", r.pack());
+        n.put("file", r.file());
+        n.put("line", r.line());
+        n.put("reason", r.reason());
+        return n;
+    }
+}

@@ -1,0 +1,34 @@
+package io.signalman.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.json.InputException;
+import java.util.List;
+
+/**
+ * A pack as HTTP, the event bus, replay, the CLI and the tests all see it: parse an input, decide
+ * it against a bundle, render the outcome, check the invariants. Each pack implements it once,
+ * around its own typed {@code decide}; no caller reimplements a decision.
+ */
+public interface DecisionPack<I, D> {
+
+    PackDefinition definition();
+
+    default String name() {
+        return definition().name();
+    }
+
+    /** Strict parse of a client's JSON; errors name the field path. */
+    I parseInput(JsonNode json) throws InputException;
+
+    /** The input as recorded in the decision log (it parses back to an equal input). */
+    JsonNode inputJson(I input);
+
+    /** Decides one input against a bundle; blocking, call from a worker thread. */
+    Decision<D> decide(RuleBundle bundle, I input, boolean explain);
+
+    /** The pack-specific fields of a response, which are also what replay compares. */
+    ObjectNode outcomeJson(D outcome);
+
+    List<Invariant<I, D>> invariants();
+}

@@ -1,0 +1,186 @@
+package io.signalman.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.drools.drl.ast.descr.AnnotationDescr;
+import org.drools.drl.ast.descr.AttributeDescr;
+import org.drools.drl.ast.descr.PackageDescr;
+import org.drools.drl.ast.descr.RuleDescr;
+import org.drools.drl.parser.DrlParser;
+import org.drools.drl.parser.DroolsParserException;
+
+/**
+ * Reads a pack's DRL sources into {@link RuleInfo}s and checks the conventions every pack shares
+ * (SPEC 3.2). Lint errors refuse the bundle exactly as compile errors do, so {@code make check}
+ * and the server accept the same bundles; warnings are reported and do not refuse.
+ */
+final class DrlIndex {
+
+    private final List<RuleInfo> rules = new ArrayList<>();
+    private final List<BundleError> errors = new ArrayList<>();
+    private final List<BundleError> warnings = new ArrayList<>();
+
+    private DrlIndex() {
+    }
+
+    /** Indexes the pack's DRL files, given in sorted path order. */
+    static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles) {
+        DrlIndex index = new DrlIndex();
+        Map<String, RuleInfo> byName = new HashMap<>();
+        for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
+            index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
+        }
+        index.checkTies();
+        return index;
+    }
+
+    List<RuleInfo> rules() {
+        return List.copyOf(rules);
+    }
+
+    List<BundleError> errors() {
+        return List.copyOf(errors);
+    }
+
+    List<BundleError> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    private void indexFile(PackDefinition pack, String file, String text, Map<String, RuleInfo> byName) {
+        DrlParser parser = new DrlParser();
+        PackageDescr descr;
+        try {
+            descr = parser.parse(false, text);
+        } catch (DroolsParserException e) {
+            errors.add(new BundleError(file, 0, 0, e.getMessage()));
+            return;
+        }
+        if (parser.hasErrors() || descr == null) {
+            for (var err : parser.getErrors()) {
+                int line = err.getLines().length > 0 ? err.getLines()[0] : 0;
+                errors.add(new BundleError(file, line, 0, err.getMessage()));
+            }
+            return;
+        }
+        for (RuleDescr r : descr.getRules()) {
+            RuleInfo info = describe(pack, file, r);
+            if (info == null) {
+                continue;
+            }
+            RuleInfo previous = byName.putIfAbsent(info.name(), info);
+            if (previous != null) {
+                errors.add(at(info, "duplicate rule name \"" + info.name() + "\", also at "
+                        + previous.file() + ":" + previous.line() + "; give each rule its own sentence"));
+                continue;
+            }
+            rules.add(info);
+        }
+    }
+
+    private RuleInfo describe(PackDefinition pack, String file, RuleDescr r) {
+        int line = r.getLine();
+        int column = r.getColumn() + 1;
+        String agendaGroup = attribute(r, "agenda-group");
+        if (agendaGroup == null) {
+            agendaGroup = attribute(r, "ruleflow-group");
+        }
+        String activationGroup = attribute(r, "activation-group");
+        String salienceText = attribute(r, "salience");
+        int salience = 0;
+        if (salienceText != null) {
+            try {
+                salience = Integer.parseInt(salienceText.trim());
+            } catch (NumberFormatException e) {
+                errors.add(new BundleError(file, line, column, "rule \"" + r.getName()
+                        + "\": salience must be a whole number so the firing order reads from the file, not \""
+                        + salienceText + "\""));
+            }
+        }
+        int phaseIndex = phaseOf(pack, agendaGroup);
+        if (phaseIndex < 0) {
+            errors.add(new BundleError(file, line, column, "rule \"" + r.getName() + "\" is in agenda-group \""
+                    + (agendaGroup == null ? "MAIN" : agendaGroup) + "\", which pack " + pack.name()
+                    + " never focuses; use one of " + groups(pack)));
+            return null;
+        }
+        Phase phase = pack.phases().get(phaseIndex);
+        AnnotationDescr reasonAnn = r.getAnnotation("reason");
+        String reason = reasonAnn == null ? null : reasonAnn.getSingleValueAsString();
+        if (reason != null) {
+            reason = unquote(reason);
+        }
+        RuleInfo info = new RuleInfo(pack.name(), r.getName(), file, line, column, salience, agendaGroup,
+                activationGroup, reason, rules.size(), phaseIndex, phase.kind());
+        lintShape(pack, phase, info);
+        return info;
+    }
+
+    private void lintShape(PackDefinition pack, Phase phase, RuleInfo info) {
+        if (phase.kind() != Phase.Kind.CLASSIFY && (info.reason() == null || info.reason().isBlank())) {
+            errors.add(at(info, "rule \"" + info.name() + "\" can decide but has no @reason; add @reason(\"...\") "
+                    + "saying in plain words why it fires"));
+        }
+        if (phase.kind() == Phase.Kind.FIRST_MATCH && !pack.firstMatchGroup().equals(info.activationGroup())) {
+            errors.add(at(info, "rule \"" + info.name() + "\" is a deciding rule of agenda-group \"" + phase.agendaGroup()
+                    + "\" but is not in activation-group \"" + pack.firstMatchGroup()
+                    + "\"; add activation-group \"" + pack.firstMatchGroup() + "\" so that only one rule decides"));
+        }
+        if (phase.kind() != Phase.Kind.FIRST_MATCH && info.activationGroup() != null) {
+            errors.add(at(info, "rule \"" + info.name() + "\" is in agenda-group \"" + phase.agendaGroup()
+                    + "\", which is additive, but has activation-group \"" + info.activationGroup()
+                    + "\"; remove it, or move the rule to a deciding agenda-group"));
+        }
+    }
+
+    /** Equal salience within one deciding tier resolves by load order: legal, but worth a warning. */
+    private void checkTies() {
+        for (int i = 0; i < rules.size(); i++) {
+            RuleInfo a = rules.get(i);
+            if (!a.decides()) {
+                continue;
+            }
+            for (int j = i + 1; j < rules.size(); j++) {
+                RuleInfo b = rules.get(j);
+                if (b.decides() && b.phaseIndex() == a.phaseIndex() && b.salience() == a.salience()) {
+                    warnings.add(at(b, "rule \"" + b.name() + "\" has salience " + b.salience() + " like \"" + a.name()
+                            + "\" (" + a.file() + ":" + a.line() + "); the tie goes to the one loaded first, \""
+                            + a.name() + "\"; give them different saliences to say which wins"));
+                }
+            }
+        }
+    }
+
+    private static int phaseOf(PackDefinition pack, String agendaGroup) {
+        String group = agendaGroup == null ? "MAIN" : agendaGroup;
+        for (int i = 0; i < pack.phases().size(); i++) {
+            if (pack.phases().get(i).agendaGroup().equals(group)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String groups(PackDefinition pack) {
+        return pack.phases().stream().map(p -> "\"" + p.agendaGroup() + "\"").toList().toString();
+    }
+
+    private static String attribute(RuleDescr r, String name) {
+        AttributeDescr a = r.getAttributes().get(name);
+        return a == null ? null : unquote(a.getValue());
+    }
+
+    private static String unquote(String s) {
+        String t = s.trim();
+        if (t.length() >= 2 && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))) {
+            return t.substring(1, t.length() - 1);
+        }
+        return t;
+    }
+
+    private static BundleError at(RuleInfo r, String message) {
+        return new BundleError(r.file(), r.line(), r.column(), message);
+    }
+}

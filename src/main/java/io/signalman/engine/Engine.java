@@ -1,0 +1,67 @@
+package io.signalman.engine;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Holds the active bundle. A new bundle replaces the active one only when it compiled and passed
+ * every check, in one reference swap, so a decision always sees one whole bundle.
+ */
+public final class Engine {
+
+    /** A bundle that was refused, and why. */
+    public record Refusal(Instant at, String revision, List<BundleError> errors) {
+    }
+
+    private final Path rulesDir;
+    private final BundleCompiler compiler;
+    private final AtomicReference<RuleBundle> active = new AtomicReference<>();
+    private final AtomicReference<Refusal> lastRefused = new AtomicReference<>();
+
+    public Engine(Path rulesDir, BundleCompiler compiler) {
+        this.rulesDir = rulesDir;
+        this.compiler = compiler;
+    }
+
+    public Path rulesDir() {
+        return rulesDir;
+    }
+
+    /**
+     * Compiles the rules directory and, if it is good, makes it the active bundle. Blocking: run
+     * on a worker thread. On failure the previous bundle keeps serving and the refusal is kept.
+     */
+    public RuleBundle load() throws BundleException {
+        String revision = null;
+        try {
+            BundleFiles files = BundleFiles.read(rulesDir);
+            revision = files.revision();
+            RuleBundle bundle = compiler.compile(files);
+            active.set(bundle);
+            return bundle;
+        } catch (BundleException e) {
+            lastRefused.set(new Refusal(Instant.now(), revision, e.errors()));
+            throw e;
+        }
+    }
+
+    /** The active bundle; throws when none has loaded yet (the server is not ready). */
+    public RuleBundle bundle() {
+        RuleBundle b = active.get();
+        if (b == null) {
+            throw new IllegalStateException("no rule bundle is loaded");
+        }
+        return b;
+    }
+
+    public Optional<RuleBundle> current() {
+        return Optional.ofNullable(active.get());
+    }
+
+    public Optional<Refusal> lastRefused() {
+        return Optional.ofNullable(lastRefused.get());
+    }
+}

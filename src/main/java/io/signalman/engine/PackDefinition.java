@@ -1,0 +1,37 @@
+package io.signalman.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the engine needs to know about a pack to compile and evaluate it. Adding a pack means a
+ * rules folder, its facts, one of these, its typed {@code decide} and its invariants; the engine
+ * itself does not change.
+ */
+public interface PackDefinition {
+
+    /** The folder under {@code rules/} and the {@code pack} field of decisions. */
+    String name();
+
+    /** Agenda groups in firing order. */
+    List<Phase> phases();
+
+    /** The activation group shared by every first-match rule (written in the DRL). */
+    String firstMatchGroup();
+
+    /**
+     * Parses the pack's reference data. Runs on a worker thread.
+     *
+     * @param files the files under the pack's folder, keyed by bundle-relative path, sorted
+     * @throws BundleException with file and line for malformed or inconsistent data
+     */
+    ReferenceData loadReference(Map<String, byte[]> files) throws BundleException;
+
+    /** A fresh collector for one session, given the reference data that session sees. */
+    Collector newCollector(ReferenceData reference);
+
+    /** Pack-specific lint (for instance names the reference data does not know). */
+    default List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
+        return List.of();
+    }
+}

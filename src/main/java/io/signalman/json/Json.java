@@ -1,0 +1,138 @@
+package io.signalman.json;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * The one configured Jackson mapper: snake_case on the wire, unknown fields and trailing tokens
+ * refused, duplicate keys refused, nesting depth and string length bounded (a client cannot make
+ * the parser recurse or allocate without limit).
+ */
+public final class Json {
+
+    public static final int MAX_DEPTH = 32;
+    public static final int MAX_STRING = 64 * 1024;
+
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            .build();
+
+    static {
+        // A number or boolean where text is expected is a client error, not something to coerce.
+        for (CoercionInputShape shape : new CoercionInputShape[] {CoercionInputShape.Integer, CoercionInputShape.Float,
+                CoercionInputShape.Boolean}) {
+            MAPPER.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
+        }
+        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_DEPTH).maxStringLength(MAX_STRING).build());
+    }
+
+    private Json() {
+    }
+
+    public static ObjectNode object() {
+        return MAPPER.createObjectNode();
+    }
+
+    public static ArrayNode array() {
+        return MAPPER.createArrayNode();
+    }
+
+    /** Parses a request body or archive line; malformed text is an {@link InputException}. */
+    public static JsonNode parse(byte[] bytes) throws InputException {
+        try {
+            JsonNode node = MAPPER.readTree(bytes);
+            if (node == null || node.isMissingNode()) {
+                throw new InputException("", "the body is empty; expected a JSON document");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new InputException(path(e), "malformed JSON" + where(e.getLocation()) + ": " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static JsonNode parse(String text) throws InputException {
+        return parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Binds a tree to a record, naming the field path of whatever is wrong. */
+    public static <T> T bind(JsonNode node, Class<T> type) throws InputException {
+        try {
+            return MAPPER.treeToValue(node, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw new InputException(path(e), "unknown field \"" + e.getPropertyName() + "\"; known fields are "
+                    + e.getKnownPropertyIds());
+        } catch (JsonMappingException e) {
+            throw new InputException(path(e), e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw new InputException("", e.getOriginalMessage());
+        }
+    }
+
+    public static String write(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree could not be written", e);
+        }
+    }
+
+    public static byte[] bytes(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree could not be written", e);
+        }
+    }
+
+    public static JsonNode tree(Object value) {
+        return MAPPER.valueToTree(value);
+    }
+
+    /** {@code envelope.from_agent}, {@code [2].subtype}: the path as a client would write it. */
+    static String path(JsonProcessingException e) {
+        if (!(e instanceof JsonMappingException jme)) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference ref : jme.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (sb.length() > 0) {
+                    sb.append('.');
+                }
+                sb.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                sb.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String where(JsonLocation loc) {
+        return loc == null || loc.getLineNr() < 0 ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+    }
+}
