@@ -1,2 +1,50 @@
 package io.signalman.cli;
-public final class Main { public static void main(String[] a) {} }
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Map;
+
+/** {@code signalman serve | check | replay | explain} (SPEC 7). */
+public final class Main {
+
+    static final String USAGE = """
+            usage: signalman <command> [options]
+              serve    [--host 127.0.0.1] [--port 8080] [--rules rules] [--fixtures replay-fixtures]
+                       [--data data] [--admin-token T] [--fsync never|interval|always] [--workers N]
+              check    [rules-dir]
+              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
+              explain  <pack> <input.json> [--rules DIR] [--json]
+            Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
+
+    private Main() {
+    }
+
+    public static void main(String[] argv) {
+        int code = run(argv, System.out, System.err, System.getenv());
+        if (code != 0 || argv.length == 0 || !"serve".equals(argv[0])) {
+            System.exit(code);
+        }
+    }
+
+    /** Runs a command and returns its exit code; {@code serve} returns once the server is up. */
+    static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) {
+        if (argv.length == 0 || "--help".equals(argv[0]) || "-h".equals(argv[0])) {
+            out.println(USAGE);
+            return argv.length == 0 ? 2 : 0;
+        }
+        String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
+        try {
+            return switch (argv[0]) {
+                case "serve" -> ServeCommand.run(rest, out, err, env);
+                case "check" -> CheckCommand.run(rest, out, err, env);
+                case "replay" -> ReplayCommand.run(rest, out, err, env);
+                case "explain" -> ExplainCommand.run(rest, out, err, env);
+                default -> throw new Args.UsageException("unknown command \"" + argv[0] + "\"");
+            };
+        } catch (Args.UsageException e) {
+            err.println("signalman: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+    }
+}

@@ -3,6 +3,9 @@ package io.signalman.engine;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +64,7 @@ public final class BundleCompiler {
             errors.add(new BundleError(".", 0, 0, "the bundle has no packs; expected folders named " + packs.keySet()));
         }
         if (!errors.isEmpty()) {
+            errors.sort(java.util.Comparator.comparing(BundleError::file).thenComparingInt(BundleError::line));
             throw new BundleException(errors);
         }
         return new RuleBundle(files.revision(), clock.instant(), files, compiled, warnings);
@@ -85,13 +89,12 @@ public final class BundleCompiler {
         } catch (BundleException e) {
             errors.addAll(e.errors());
         }
-        KieBase kieBase = build(def, drl, errors);
-        if (!errors.isEmpty()) {
-            throw new BundleException(errors);
-        }
         DrlIndex index = DrlIndex.of(def, drl);
         errors.addAll(index.errors());
-        errors.addAll(def.lint(index.rules(), reference));
+        KieBase kieBase = index.unparsable() ? null : build(def, drl, index, errors);
+        if (errors.isEmpty()) {
+            errors.addAll(def.lint(index.rules(), reference));
+        }
         if (!errors.isEmpty()) {
             throw new BundleException(errors);
         }
@@ -99,16 +102,41 @@ public final class BundleCompiler {
         return new CompiledPack(def, kieBase, index.rules(), reference);
     }
 
-    private static KieBase build(PackDefinition def, Map<String, byte[]> drl, List<BundleError> errors) {
+    /**
+     * Builds the pack's KieBase. Each file is written where its package says it belongs (Drools
+     * warns otherwise), prefixed with its position so the sorted path order is the load order;
+     * errors are mapped back to the analyst's file, and errors in generated consequence code to
+     * the rule's {@code then} line.
+     */
+    private static KieBase build(PackDefinition def, Map<String, byte[]> drl, DrlIndex index, List<BundleError> errors) {
         KieServices ks = KieServices.Factory.get();
         ReleaseId id = ks.newReleaseId("io.signalman.bundle", def.name(), "1.0." + BUILDS.incrementAndGet());
         KieFileSystem kfs = ks.newKieFileSystem();
         kfs.generateAndWritePomXML(id);
-        drl.forEach((path, bytes) -> kfs.write(RESOURCES + path, new String(bytes, StandardCharsets.UTF_8)));
+        Map<String, String> toBundlePath = new HashMap<>();
+        int n = 0;
+        for (Map.Entry<String, byte[]> file : drl.entrySet()) {
+            String pkg = index.packages().getOrDefault(file.getKey(), "").replace('.', '/');
+            String name = file.getKey().substring(file.getKey().lastIndexOf('/') + 1);
+            String target = RESOURCES + (pkg.isEmpty() ? "" : pkg + "/") + String.format("%04d-%s", n++, name);
+            toBundlePath.put(target, file.getKey());
+            kfs.write(target, new String(file.getValue(), StandardCharsets.UTF_8));
+        }
         KieBuilder builder = ks.newKieBuilder(kfs).buildAll(ExecutableModelProject.class);
-        for (Message m : builder.getResults().getMessages(Message.Level.ERROR)) {
-            errors.add(new BundleError(relative(m.getPath(), def), Math.max(m.getLine(), 0), Math.max(m.getColumn(), 0),
-                    oneLine(m.getText())));
+        Set<String> reported = new HashSet<>();
+        List<Message> messages = builder.getResults().getMessages(Message.Level.ERROR);
+        // Drools reports a Java error in generated code twice: once located, once with the source.
+        Map<String, String> sources = new HashMap<>();
+        for (Message m : messages) {
+            if (m.getPath() != null && m.getText() != null && m.getText().startsWith("Java source of ")) {
+                sources.put(m.getPath(), m.getText());
+            }
+        }
+        for (Message m : messages) {
+            BundleError e = locate(def, m, toBundlePath, index, sources);
+            if (e != null && reported.add(e.toString())) {
+                errors.add(e);
+            }
         }
         if (!errors.isEmpty()) {
             ks.getRepository().removeKieModule(id);
@@ -119,6 +147,26 @@ public final class BundleCompiler {
         } finally {
             ks.getRepository().removeKieModule(id);
         }
+    }
+
+    private static BundleError locate(PackDefinition def, Message m, Map<String, String> toBundlePath, DrlIndex index,
+                                      Map<String, String> sources) {
+        String text = oneLine(m.getText());
+        String path = m.getPath() == null ? "" : m.getPath();
+        if (toBundlePath.containsKey(path)) {
+            return new BundleError(toBundlePath.get(path), Math.max(m.getLine(), 0), Math.max(m.getColumn(), 0), text);
+        }
+        if (path.endsWith(".java")) {
+            if (text.startsWith("Java source of ")) {
+                return null; // the whole generated source, repeated after each real error in it
+            }
+            String source = sources.getOrDefault(path, "");
+            return index.consequenceIn(source).map(c -> new BundleError(c.rule().file(), c.line(), 1,
+                    "in the consequence of rule \"" + c.rule().name() + "\": " + text)).orElse(
+                    new BundleError(def.name() + "/", 0, 0, "in generated code " + path + ": " + text));
+        }
+        return new BundleError(path.isEmpty() ? def.name() + "/" : relative(path, def), Math.max(m.getLine(), 0),
+                Math.max(m.getColumn(), 0), text);
     }
 
     private static String relative(String path, PackDefinition def) {

@@ -15,21 +15,14 @@ public record Decision<D>(String decisionId, String pack, String revision, D out
     }
 
     /**
-     * The response body: the pack's own fields first, then the metadata, then the explanation
+     * The response body: the id, the pack's own fields, then the metadata, then the explanation
      * when one was asked for.
      */
     public ObjectNode toJson(ObjectNode outcomeFields) {
         ObjectNode out = Json.object();
         out.put("decision_id", decisionId);
-        out.setAll(outcomeFields);
+        out.setAll(recordJson(outcomeFields));
         out.put("rules_revision", revision);
-        RuleInfo by = evaluation.decidedBy();
-        out.put("rule", by == null ? null : by.name());
-        out.put("reason", by == null ? null : by.reason());
-        ArrayNode fired = out.putArray("rules_fired");
-        for (RuleInfo r : evaluation.fired()) {
-            fired.add(ruleJson(r));
-        }
         if (evaluation.explain() != null) {
             ArrayNode explain = out.putArray("explain");
             for (Evaluation.Considered c : evaluation.explain()) {
@@ -39,6 +32,23 @@ public record Decision<D>(String decisionId, String pack, String revision, D out
                 line.put("status", c.status().wire());
                 explain.add(line);
             }
+        }
+        return out;
+    }
+
+    /**
+     * The {@code decision} of a decision-log record: the pack's fields, the deciding rule, its
+     * reason and the rules that fired (the id and revision sit beside it in the record).
+     */
+    public ObjectNode recordJson(ObjectNode outcomeFields) {
+        ObjectNode out = Json.object();
+        out.setAll(outcomeFields);
+        RuleInfo by = evaluation.decidedBy();
+        out.put("rule", by == null ? null : by.name());
+        out.put("reason", by == null ? null : by.reason());
+        ArrayNode fired = out.putArray("rules_fired");
+        for (RuleInfo r : evaluation.fired()) {
+            fired.add(ruleJson(r));
         }
         return out;
     }

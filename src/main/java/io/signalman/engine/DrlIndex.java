@@ -21,7 +21,14 @@ final class DrlIndex {
 
     private final List<RuleInfo> rules = new ArrayList<>();
     private final List<BundleError> errors = new ArrayList<>();
+    private boolean unparsable;
     private final List<BundleError> warnings = new ArrayList<>();
+    private final Map<String, String> packages = new HashMap<>();
+    private final List<Consequence> consequences = new ArrayList<>();
+
+    /** Where a rule's consequence starts, to map Java errors in generated code back to the DRL. */
+    record Consequence(RuleInfo rule, String code, int line) {
+    }
 
     private DrlIndex() {
     }
@@ -45,8 +52,32 @@ final class DrlIndex {
         return List.copyOf(errors);
     }
 
+    /** True when a file did not parse: the compiler would only repeat the parser's errors. */
+    boolean unparsable() {
+        return unparsable;
+    }
+
     List<BundleError> warnings() {
         return List.copyOf(warnings);
+    }
+
+    /** The DRL package each file declares (empty string for none). */
+    Map<String, String> packages() {
+        return packages;
+    }
+
+    /**
+     * The rule whose consequence is the given Java code, found by comparing the code with
+     * whitespace removed (the executable model copies the consequence into generated Java).
+     */
+    java.util.Optional<Consequence> consequenceIn(String generatedJava) {
+        String haystack = squash(generatedJava);
+        return consequences.stream().filter(c -> !c.code().isEmpty() && haystack.contains(c.code()))
+                .max(java.util.Comparator.comparingInt(c -> c.code().length()));
+    }
+
+    private static String squash(String s) {
+        return s.replaceAll("\\s+", "");
     }
 
     private void indexFile(PackDefinition pack, String file, String text, Map<String, RuleInfo> byName) {
@@ -55,20 +86,26 @@ final class DrlIndex {
         try {
             descr = parser.parse(false, text);
         } catch (DroolsParserException e) {
+            unparsable = true;
             errors.add(new BundleError(file, 0, 0, e.getMessage()));
             return;
         }
         if (parser.hasErrors() || descr == null) {
+            unparsable = true;
             for (var err : parser.getErrors()) {
                 int line = err.getLines().length > 0 ? err.getLines()[0] : 0;
                 errors.add(new BundleError(file, line, 0, err.getMessage()));
             }
             return;
         }
+        packages.put(file, descr.getName() == null ? "" : descr.getName());
         for (RuleDescr r : descr.getRules()) {
             RuleInfo info = describe(pack, file, r);
             if (info == null) {
                 continue;
+            }
+            if (r.getConsequence() != null) {
+                consequences.add(new Consequence(info, squash(r.getConsequence().toString()), r.getConsequenceLine()));
             }
             RuleInfo previous = byName.putIfAbsent(info.name(), info);
             if (previous != null) {

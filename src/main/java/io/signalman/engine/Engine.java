@@ -52,7 +52,7 @@ public final class Engine {
     public RuleBundle bundle() {
         RuleBundle b = active.get();
         if (b == null) {
-            throw new IllegalStateException("no rule bundle is loaded");
+            throw new NoBundleException();
         }
         return b;
     }

@@ -18,6 +18,25 @@ public record RuleBundle(String revision, Instant loadedAt, BundleFiles files, M
         return Optional.ofNullable(packs.get(name));
     }
 
+    /**
+     * The same compiled rules over other reference data: each pack with a replaced file reloads
+     * its reference data (no recompilation). Used to replay archives recorded under other data.
+     */
+    public RuleBundle withReference(Map<String, byte[]> replacements) throws BundleException {
+        if (replacements.isEmpty()) {
+            return this;
+        }
+        BundleFiles overlaid = files.overlay(replacements);
+        Map<String, CompiledPack> out = new java.util.LinkedHashMap<>(packs);
+        for (CompiledPack p : packs.values()) {
+            String prefix = p.name() + "/";
+            if (replacements.keySet().stream().anyMatch(k -> k.startsWith(prefix))) {
+                out.put(p.name(), p.withReference(p.definition().loadReference(overlaid.under(p.name()))));
+            }
+        }
+        return new RuleBundle(overlaid.revision(), loadedAt, overlaid, out, warnings);
+    }
+
     /** The pack, or an error naming the packs this bundle does have. */
     public CompiledPack requirePack(String name) {
         CompiledPack p = packs.get(name);

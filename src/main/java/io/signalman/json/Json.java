@@ -65,11 +65,11 @@ public final class Json {
         try {
             JsonNode node = MAPPER.readTree(bytes);
             if (node == null || node.isMissingNode()) {
-                throw new InputException("", "the body is empty; expected a JSON document");
+                throw new InputException("", "the body is empty; expected a JSON document", true);
             }
             return node;
         } catch (JsonProcessingException e) {
-            throw new InputException(path(e), "malformed JSON" + where(e.getLocation()) + ": " + e.getOriginalMessage());
+            throw new InputException(path(e), "malformed JSON" + where(e.getLocation()) + ": " + e.getOriginalMessage(), true);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,0 +1,51 @@
+package io.signalman.cli;
+
+import io.signalman.decisionlog.FsyncPolicy;
+import io.signalman.engine.BundleException;
+import io.signalman.http.Server;
+import io.signalman.http.ServerConfig;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code signalman serve}: runs until SIGTERM or SIGINT, then shuts down gracefully. */
+final class ServeCommand {
+
+    private ServeCommand() {
+    }
+
+    static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
+        Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
+                "body-limit"), Set.of(), env);
+        if (!a.positional().isEmpty()) {
+            throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
+        }
+        ServerConfig d = ServerConfig.defaults();
+        FsyncPolicy fsync;
+        try {
+            fsync = FsyncPolicy.parse(a.get("fsync", "interval"));
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        ServerConfig config = new ServerConfig(a.get("host", d.host()), a.getInt("port", d.port()),
+                Path.of(a.get("rules", "rules")), Path.of(a.get("fixtures", "replay-fixtures")), Path.of(a.get("data", "data")),
+                a.get("admin-token", null), a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
+                fsync, d.logQueue(), d.blockedWarnMs());
+        Server server;
+        try {
+            server = Server.start(config);
+        } catch (BundleException e) {
+            e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
+            err.println("signalman: the rules do not compile; not serving");
+            return 1;
+        } catch (RuntimeException e) {
+            err.println("signalman: cannot start: " + e.getMessage());
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "signalman-shutdown"));
+        out.printf("signalman serving http://%s:%d (rules %s)%n", config.host(), server.port(),
+                server.engine().bundle().revision());
+        return 0;
+    }
+}

@@ -1,0 +1,212 @@
+package io.signalman.decisionlog;
+
+import io.signalman.json.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends decision records as JSONL under a directory, on its own writer thread.
+ *
+ * <p>{@link #append} is called by the threads that decide (Vert.x workers, never the event loop).
+ * It only enqueues; when the queue is full it waits for the writer, which slows deciding down
+ * rather than losing a record. The writer drains the queue in batches, writes each batch with one
+ * system call, and forces it to disk according to the {@link FsyncPolicy}. {@link #close} writes
+ * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES}.
+ */
+public final class DecisionLog implements AutoCloseable {
+
+    public static final long ROLL_BYTES = 64L * 1024 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
+    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final byte[] POISON = new byte[0];
+
+    private final Path dir;
+    private final FsyncPolicy fsync;
+    private final BlockingQueue<byte[]> queue;
+    private final Thread writer;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicLong written = new AtomicLong();
+    private volatile boolean closed;
+    private volatile IOException failure;
+    private FileChannel channel;
+    private Path current;
+    private long currentBytes;
+    private int sequence;
+    private long lastForce;
+
+    public DecisionLog(Path dir, FsyncPolicy fsync, int capacity) {
+        this.dir = dir;
+        this.fsync = fsync;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        try {
+            Files.createDirectories(dir);
+            roll();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the decision log in " + dir, e);
+        }
+        this.writer = new Thread(this::run, "signalman-decision-log");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /** Queues one record; waits only if the writer is a full queue behind. Not for the event loop. */
+    public void append(DecisionRecord record) {
+        if (closed) {
+            throw new IllegalStateException("the decision log is closed");
+        }
+        byte[] line = line(record);
+        try {
+            queue.put(line);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while queueing a decision record", e);
+        }
+    }
+
+    /** Records written to the file so far (not counting those still queued). */
+    public long written() {
+        return written.get();
+    }
+
+    public Path currentFile() {
+        return current;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    /** The last write error, if the disk refused a write (reported by /ready and the logs). */
+    public IOException failure() {
+        return failure;
+    }
+
+    /** Writes everything queued, forces it to disk and closes the file. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            queue.put(POISON);
+            if (!stopped.await(30, TimeUnit.SECONDS)) {
+                LOG.error("decision log writer did not finish within 30 s; {} records still queued", queue.size());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static byte[] line(DecisionRecord record) {
+        byte[] json = Json.bytes(record.toJson());
+        byte[] line = new byte[json.length + 1];
+        System.arraycopy(json, 0, line, 0, json.length);
+        line[json.length] = '\n';
+        return line;
+    }
+
+    private void run() {
+        List<byte[]> batch = new ArrayList<>(1024);
+        boolean stop = false;
+        try {
+            while (!stop) {
+                byte[] first = queue.poll(1, TimeUnit.SECONDS);
+                if (first == null) {
+                    forceIfDue(false);
+                    continue;
+                }
+                batch.clear();
+                batch.add(first);
+                queue.drainTo(batch, 4096);
+                stop = batch.remove(POISON);
+                write(batch);
+                forceIfDue(stop);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                List<byte[]> rest = new ArrayList<>();
+                queue.drainTo(rest);
+                rest.remove(POISON);
+                write(rest);
+                channel.force(true);
+                channel.close();
+            } catch (IOException e) {
+                LOG.error("decision log could not be closed cleanly: {}", e.toString());
+            }
+            stopped.countDown();
+        }
+    }
+
+    private void write(List<byte[]> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        int size = 0;
+        for (byte[] b : batch) {
+            size += b.length;
+        }
+        ByteBuffer buf = ByteBuffer.allocate(size);
+        batch.forEach(buf::put);
+        buf.flip();
+        try {
+            while (buf.hasRemaining()) {
+                channel.write(buf);
+            }
+            currentBytes += size;
+            written.addAndGet(batch.size());
+            if (currentBytes >= ROLL_BYTES) {
+                channel.force(true);
+                channel.close();
+                roll();
+            }
+        } catch (IOException e) {
+            failure = e;
+            LOG.error("decision log write failed ({} records): {}", batch.size(), e.toString());
+        }
+    }
+
+    private void forceIfDue(boolean always) {
+        long now = System.nanoTime();
+        boolean due = switch (fsync) {
+            case ALWAYS -> true;
+            case INTERVAL -> now - lastForce >= TimeUnit.SECONDS.toNanos(1);
+            case NEVER -> false;
+        };
+        if (due || always) {
+            try {
+                channel.force(false);
+                lastForce = now;
+            } catch (IOException e) {
+                failure = e;
+                LOG.error("decision log fsync failed: {}", e.toString());
+            }
+        }
+    }
+
+    private void roll() throws IOException {
+        sequence++;
+        current = dir.resolve("decisions-" + FILE_TIME.format(java.time.Instant.now()) + "-" + ProcessHandle.current().pid()
+                + "-" + sequence + ".jsonl");
+        channel = FileChannel.open(current, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        currentBytes = Files.size(current);
+    }
+}

@@ -1,0 +1,76 @@
+package io.signalman.decisionlog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import java.util.Objects;
+
+/**
+ * One line of the decision log, which is also one record of a replay archive (SPEC 6):
+ * {@code {"decision_id", "at", "pack", "endpoint", "rules_revision", "input", "decision", "state_before"?}}.
+ * {@code decision} holds the pack's fields, {@code rule}, {@code reason} and {@code rules_fired}.
+ */
+public record DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
+                             JsonNode input, ObjectNode decision, JsonNode stateBefore) {
+
+    public DecisionRecord {
+        Objects.requireNonNull(decisionId, "decisionId");
+        Objects.requireNonNull(pack, "pack");
+        Objects.requireNonNull(input, "input");
+        Objects.requireNonNull(decision, "decision");
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode n = Json.object();
+        n.put("decision_id", decisionId);
+        n.put("at", at);
+        n.put("pack", pack);
+        n.put("endpoint", endpoint);
+        n.put("rules_revision", rulesRevision);
+        n.set("input", input);
+        n.set("decision", decision);
+        if (stateBefore != null) {
+            n.set("state_before", stateBefore);
+        }
+        return n;
+    }
+
+    /** Reads one archive line; a wrong shape names the field. */
+    public static DecisionRecord fromJson(JsonNode n) throws InputException {
+        if (!n.isObject()) {
+            throw new InputException("", "a decision record is a JSON object");
+        }
+        JsonNode decision = n.get("decision");
+        if (decision == null || !decision.isObject()) {
+            throw new InputException("decision", "a decision record needs a \"decision\" object");
+        }
+        JsonNode input = n.get("input");
+        if (input == null || input.isNull()) {
+            throw new InputException("input", "a decision record needs an \"input\"");
+        }
+        return new DecisionRecord(text(n, "decision_id", true), text(n, "at", false), text(n, "pack", true),
+                text(n, "endpoint", false), text(n, "rules_revision", false), input, (ObjectNode) decision,
+                n.hasNonNull("state_before") ? n.get("state_before") : null);
+    }
+
+    /** The recorded rule that decided, or null. */
+    public String rule() {
+        JsonNode r = decision.get("rule");
+        return r == null || r.isNull() ? null : r.asText();
+    }
+
+    private static String text(JsonNode n, String field, boolean required) throws InputException {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw new InputException(field, "a decision record needs \"" + field + "\"");
+            }
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new InputException(field, "\"" + field + "\" must be a string");
+        }
+        return v.asText();
+    }
+}

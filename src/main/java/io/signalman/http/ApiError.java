@@ -1,0 +1,55 @@
+package io.signalman.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.NoBundleException;
+import io.signalman.engine.RunawayRulesException;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An error as the client sees it: {@code {"error": "<code>", "message": "...", "details": ...}}
+ * with a precise status. Every failure of a request maps to one of these here, in one place.
+ */
+public record ApiError(int status, String code, String message, ObjectNode details) {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiError.class);
+
+    public static ApiError of(int status, String code, String message) {
+        return new ApiError(status, code, message, null);
+    }
+
+    /** Maps what went wrong while deciding to a status; only our own faults become 5xx. */
+    public static ApiError from(Throwable t) {
+        Throwable e = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (e instanceof InputException ie) {
+            ObjectNode details = Json.object();
+            details.put("field", ie.field());
+            return new ApiError(400, ie.malformed() ? "malformed_json" : "invalid_input", ie.getMessage(), details);
+        }
+        if (e instanceof NoBundleException) {
+            return of(503, "not_ready", e.getMessage());
+        }
+        if (e instanceof RunawayRulesException) {
+            LOG.error("runaway rules: {}", e.getMessage());
+            return of(503, "rules_runaway", e.getMessage());
+        }
+        LOG.error("a decision failed", e);
+        return of(500, "rule_failed", "the rules failed on this input: " + e);
+    }
+
+    public boolean retryable() {
+        return status == 503;
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode n = Json.object();
+        n.put("error", code);
+        n.put("message", message);
+        if (details != null) {
+            n.set("details", details);
+        }
+        return n;
+    }
+}

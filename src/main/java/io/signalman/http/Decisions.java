@@ -1,0 +1,100 @@
+package io.signalman.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.decisionlog.DecisionLog;
+import io.signalman.decisionlog.DecisionRecord;
+import io.signalman.engine.Decision;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.Engine;
+import io.signalman.engine.RuleBundle;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What every transport does with a decision request: parse, decide with the pack's one
+ * {@code decide}, log, render. HTTP and the event bus both call it, on a worker thread.
+ */
+public final class Decisions {
+
+    private final Engine engine;
+    private final DecisionLog log;
+
+    public Decisions(Engine engine, DecisionLog log) {
+        this.engine = engine;
+        this.log = log;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    /** Decides one request body. Runs on a worker thread. */
+    public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain) throws InputException {
+        I input = pack.parseInput(Json.parse(body));
+        return Json.bytes(decideParsed(pack, endpoint, engine.bundle(), input, explain));
+    }
+
+    /**
+     * Decides a batch: a JSON array, or JSONL (one object per line). Every item is validated
+     * before any is decided, so a bad item refuses the whole batch, naming it ({@code [3].subtype}).
+     * The whole batch is decided against one bundle.
+     */
+    public <I, D> byte[] decideBatch(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain)
+            throws InputException {
+        List<I> inputs = new ArrayList<>();
+        List<JsonNode> items = items(body);
+        for (int i = 0; i < items.size(); i++) {
+            try {
+                inputs.add(pack.parseInput(items.get(i)));
+            } catch (InputException e) {
+                throw e.within("[" + i + "]");
+            }
+        }
+        RuleBundle bundle = engine.bundle();
+        ArrayNode out = Json.array();
+        for (I input : inputs) {
+            out.add(decideParsed(pack, endpoint, bundle, input, explain));
+        }
+        return Json.bytes(out);
+    }
+
+    private <I, D> ObjectNode decideParsed(DecisionPack<I, D> pack, String endpoint, RuleBundle bundle, I input,
+                                           boolean explain) {
+        Decision<D> d = pack.decide(bundle, input, explain);
+        ObjectNode outcome = pack.outcomeJson(d.outcome());
+        log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
+                pack.inputJson(input), d.recordJson(outcome), null));
+        return d.toJson(outcome);
+    }
+
+    private static List<JsonNode> items(byte[] body) throws InputException {
+        String text = new String(body, StandardCharsets.UTF_8).strip();
+        List<JsonNode> items = new ArrayList<>();
+        if (text.startsWith("[")) {
+            JsonNode array = Json.parse(body);
+            array.forEach(items::add);
+        } else {
+            String[] lines = text.split("\\R");
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].isBlank()) {
+                    continue;
+                }
+                try {
+                    items.add(Json.parse(lines[i]));
+                } catch (InputException e) {
+                    throw new InputException("[" + items.size() + "]", "line " + (i + 1) + ": " + e.getMessage(), true);
+                }
+            }
+        }
+        if (items.isEmpty()) {
+            throw new InputException("", "a batch needs at least one message (a JSON array or one JSON object per line)");
+        }
+        return items;
+    }
+}

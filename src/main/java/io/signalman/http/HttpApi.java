@@ -1,0 +1,102 @@
+package io.signalman.http;
+
+import io.signalman.Packs;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.RuleBundle;
+import io.signalman.json.Json;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+/**
+ * The HTTP API (SPEC 5). Handlers run on the event loop and only route: parsing, rule evaluation
+ * and logging run on the {@code signalman-decide} worker pool.
+ */
+public final class HttpApi extends VerticleBase {
+
+    private final Decisions decisions;
+    private final ServerConfig config;
+    private HttpServer server;
+    private WorkerExecutor workers;
+
+    public HttpApi(Decisions decisions, ServerConfig config) {
+        this.decisions = decisions;
+        this.config = config;
+    }
+
+    @Override
+    public Future<?> start() {
+        workers = vertx.createSharedWorkerExecutor("signalman-decide", config.workers());
+        Router router = Router.router(vertx);
+        router.get("/health").handler(this::health);
+        router.get("/ready").handler(this::ready);
+        router.get("/v1/rules").handler(this::rules);
+        router.post("/v1/*").handler(BodyHandler.create(false).setBodyLimit(config.bodyLimit()));
+        router.post("/v1/broker/route").handler(decide(Packs.BROKER, "/v1/broker/route", false));
+        router.postWithRegex("/v1/broker/route:batch").handler(decide(Packs.BROKER, "/v1/broker/route:batch", true));
+        router.errorHandler(404, ctx -> Responses.error(ctx, ApiError.of(404, "not_found",
+                "no such endpoint: " + ctx.request().method() + " " + ctx.request().path())));
+        router.errorHandler(405, ctx -> Responses.error(ctx, ApiError.of(405, "method_not_allowed",
+                ctx.request().method() + " is not allowed on " + ctx.request().path())));
+        router.errorHandler(413, ctx -> Responses.error(ctx, ApiError.of(413, "body_too_large",
+                "the request body is over the limit of " + config.bodyLimit() + " bytes")));
+        router.errorHandler(500, ctx -> Responses.error(ctx, ApiError.from(ctx.failure() == null
+                ? new IllegalStateException("unknown failure") : ctx.failure())));
+        server = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()));
+        return server.requestHandler(router).listen();
+    }
+
+    /** The port actually bound (useful when the configured port is 0). */
+    public int port() {
+        return server.actualPort();
+    }
+
+    /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
+    @Override
+    public Future<?> stop() {
+        return server.shutdown(10, java.util.concurrent.TimeUnit.SECONDS).eventually(() -> workers.close());
+    }
+
+    private <I, D> Handler<RoutingContext> decide(DecisionPack<I, D> pack, String endpoint, boolean batch) {
+        return ctx -> {
+            String type = ctx.request().getHeader("content-type");
+            if (type != null && !type.startsWith("application/json") && !(batch && type.startsWith("application/x-ndjson"))) {
+                Responses.error(ctx, ApiError.of(415, "unsupported_media_type",
+                        "send application/json" + (batch ? " or application/x-ndjson" : "") + ", not " + type));
+                return;
+            }
+            byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+            boolean explain = "true".equals(ctx.queryParams().get("explain"));
+            workers.<byte[]>executeBlocking(() -> batch
+                            ? decisions.decideBatch(pack, endpoint, body, explain)
+                            : decisions.decide(pack, endpoint, body, explain), false)
+                    .onSuccess(json -> Responses.json(ctx, 200, json))
+                    .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
+        };
+    }
+
+    private void health(RoutingContext ctx) {
+        Responses.json(ctx, 200, Json.object().put("status", "live"));
+    }
+
+    private void ready(RoutingContext ctx) {
+        RuleBundle b = decisions.engine().current().orElse(null);
+        if (b == null) {
+            Responses.error(ctx, ApiError.of(503, "not_ready", "no rule bundle is loaded yet"));
+        } else {
+            Responses.json(ctx, 200, Json.object().put("status", "ready").put("rules_revision", b.revision()));
+        }
+    }
+
+    private void rules(RoutingContext ctx) {
+        workers.executeBlocking(() -> Json.bytes(RulesView.of(decisions.engine())), false)
+                .onSuccess(json -> Responses.json(ctx, 200, json))
+                .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
+    }
+}
