@@ -1,0 +1,49 @@
+# Signalman: the make targets are the interface (CI runs `make test` and nothing else).
+MVN      ?= mvn -B -q -Dstyle.color=never
+JAR      := target/signalman.jar
+SOURCES  := $(shell find src/main -type f) pom.xml
+HOST     ?= 127.0.0.1
+PORT     ?= 8080
+
+.PHONY: build run test check replay fixtures format-check clean
+
+build: $(JAR)
+
+$(JAR): $(SOURCES)
+	$(MVN) package -DskipTests
+
+## Serve rules/ on http://$(HOST):$(PORT) (builds first if needed).
+run: build
+	bin/signalman serve --host $(HOST) --port $(PORT) --rules rules --fixtures replay-fixtures --data data
+
+## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP).
+test: format-check
+	$(MVN) verify
+
+## Compile and lint rules/ as the server would load it.
+check: build
+	bin/signalman check rules
+
+## Replay the golden history against rules/ (RULES=dir to try other rules).
+RULES ?= rules
+replay: build
+	bin/signalman replay --rules $(RULES) replay-fixtures
+
+## Re-record the broker's golden history through a real server (then review the diff).
+fixtures:
+	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.replay.FixtureRecorder replay-fixtures
+
+## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
+format-check:
+	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' 'Makefile' | while read -r f; do \
+	  [ -f "$$f" ] || continue; \
+	  if grep -q $$'\r' "$$f"; then echo "$$f: CRLF line endings"; fi; \
+	  if [ -s "$$f" ] && [ -n "$$(tail -c1 "$$f")" ]; then echo "$$f: no final newline"; fi; \
+	  case "$$f" in *.java) if grep -qP '\t' "$$f"; then echo "$$f: tab indentation"; fi;; esac; \
+	  case "$$f" in *.jsonl) ;; *) if grep -qE ' +$$' "$$f"; then echo "$$f: trailing whitespace"; fi;; esac; \
+	done); \
+	if [ -n "$$bad" ]; then echo "$$bad"; echo "format-check: fix the files above (see .editorconfig)"; exit 1; fi
+
+clean:
+	$(MVN) clean
