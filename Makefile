@@ -5,7 +5,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test check replay fixtures format-check clean
+.PHONY: build run test check replay fixtures format-check bench clean
 
 build: $(JAR)
 
@@ -47,3 +47,11 @@ format-check:
 
 clean:
 	$(MVN) clean
+
+## JMH: the broker's decision path against the hand-written if-chain, in one run.
+## Results: target/bench/jmh.json and the table JMH prints. Timings live here, never in tests.
+bench:
+	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	mkdir -p target/bench
+	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) org.openjdk.jmh.Main \
+	  -rf json -rff target/bench/jmh.json io.signalman.bench

@@ -1,0 +1,73 @@
+package io.signalman.bench;
+
+import io.signalman.Packs;
+import io.signalman.TestBundles;
+import io.signalman.broker.BrokerMessage;
+import io.signalman.broker.OrgChart;
+import io.signalman.broker.ReferenceRouter;
+import io.signalman.broker.RouteDecision;
+import io.signalman.engine.Decision;
+import io.signalman.engine.RuleBundle;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The broker's decision path in process, with rules_fired collected (as every decision is), next
+ * to the seed's hand-written if-chain over the same messages: the floor to compare with.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class BrokerBench {
+
+    private RuleBundle bundle;
+    private ReferenceRouter ifChain;
+    private List<BrokerMessage> messages;
+    private int next;
+
+    @Setup
+    public void setUp() {
+        bundle = TestBundles.shipped();
+        ifChain = new ReferenceRouter(bundle.requirePack("broker").reference().as(OrgChart.class));
+        messages = List.of(
+                msg("foresight", "critical", "event", "trade.executed"), msg("tool-smith", "normal", "event", "trade.executed"),
+                msg("foresight", "normal", "escalation", "trade.halted"), msg("foresight", "normal", "event", "trade.executed"),
+                msg("indecision-engine", "normal", "event", "signal.published"), msg("sentinel", "normal", "event", "service.offline"),
+                msg("nats-bridge", "normal", "event", "service.online"), msg("content-writer", "normal", "event", "content.published"),
+                msg("memory-service", "normal", "event", "memory.committed"), msg("foresight", "normal", "event", "pnl.report"),
+                msg("tool-smith", "normal", "event", "tool.installed"), msg("stranger", "low", "event", "misc.hello"));
+    }
+
+    private static BrokerMessage msg(String from, String priority, String type, String subtype) {
+        return new BrokerMessage(null, new BrokerMessage.Envelope(from, priority), type, subtype, null);
+    }
+
+    private BrokerMessage nextMessage() {
+        BrokerMessage m = messages.get(next);
+        next = (next + 1) % messages.size();
+        return m;
+    }
+
+    @Benchmark
+    public Decision<RouteDecision> drlDecision() {
+        return Packs.BROKER.decide(bundle, nextMessage(), false);
+    }
+
+    @Benchmark
+    public RouteDecision handWrittenIfChain() {
+        return ifChain.route(nextMessage());
+    }
+}
