@@ -37,9 +37,11 @@ public final class HttpApi extends VerticleBase {
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
-        router.post("/v1/*").handler(BodyHandler.create(false).setBodyLimit(config.bodyLimit()));
-        router.post("/v1/broker/route").handler(decide(Packs.BROKER, "/v1/broker/route", false));
-        router.postWithRegex("/v1/broker/route:batch").handler(decide(Packs.BROKER, "/v1/broker/route:batch", true));
+        // The body handler sits on the decision routes only, so an unknown path stays a 404.
+        BodyHandler body = BodyHandler.create(false).setBodyLimit(config.bodyLimit());
+        router.post("/v1/broker/route").handler(body).handler(decide(Packs.BROKER, "/v1/broker/route", false));
+        router.postWithRegex("/v1/broker/route:batch").handler(body)
+                .handler(decide(Packs.BROKER, "/v1/broker/route:batch", true));
         router.errorHandler(404, ctx -> Responses.error(ctx, ApiError.of(404, "not_found",
                 "no such endpoint: " + ctx.request().method() + " " + ctx.request().path())));
         router.errorHandler(405, ctx -> Responses.error(ctx, ApiError.of(405, "method_not_allowed",

@@ -1,0 +1,632 @@
+package io.signalman.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTTP API and the event-bus address (SPEC 3.3, 4.1, 5, 6) against a real server on a free
+ * loopback port, spoken to with the JDK's own HTTP client: no mocks between the test and the wire.
+ * The server is started once for the class because compiling the bundle is the slow part.
+ */
+class HttpApiTest {
+
+    private static final String ROUTE = "/v1/broker/route";
+    private static final String BATCH = "/v1/broker/route:batch";
+    private static final String BROKER_FILE = "broker/routing.drl";
+
+    // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @TempDir
+    static Path data;
+
+    private static Server server;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = start(data);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    // ---- SPEC 4.1: every shipped rule, over HTTP ----------------------------------------------
+
+    @Test
+    void criticalTradeMessageGoesToOpenclawAndKnoxOverHttp() {
+        // Given a critical message, when it is routed
+        JsonNode d = routeOk(message("foresight", "critical", "event", "trade.failed"));
+
+        // Then openclaw and knox get it, mission-control and sentinel are told, and it is stored
+        assertDecision(d, "critical messages go to openclaw and knox");
+        assertEquals(List.of("openclaw", "knox"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("mission-control", "sentinel"), strings(d.get("fan_out")));
+        assertTrue(d.get("store_in_memory").asBoolean());
+        assertFalse(d.get("converted_to_escalation").asBoolean());
+    }
+
+    @Test
+    void messageOutsideTheSendersAuthorityIsConvertedToAnEscalationOverHttp() {
+        // Given tool-smith, whose card only allows tool.*, sending a trade execution
+        JsonNode d = routeOk(message("tool-smith", "normal", "event", "trade.executed"));
+
+        // Then it becomes an escalation to tool-smith's manager at high priority
+        assertDecision(d, "messages outside the sender's authority are escalated to the sender's manager");
+        assertTrue(d.get("converted_to_escalation").asBoolean());
+        assertEquals(List.of("sr-director-tooling"), strings(d.get("primary_recipients")));
+        assertEquals("high", d.get("priority_override").asText());
+    }
+
+    @Test
+    void escalationFromForesightGoesToVpTradingOverHttp() {
+        JsonNode d = routeOk(message("foresight", "normal", "escalation", "trade.halted"));
+
+        assertDecision(d, "escalations go to the sender's manager");
+        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("mission-control"), strings(d.get("fan_out")));
+        assertEquals("high", d.get("priority_override").asText());
+        assertTrue(d.get("store_in_memory").asBoolean());
+    }
+
+    @Test
+    void executedTradeGoesToVpTradingFansOutToCfoAndMissionControlAndIsStoredOverHttp() {
+        JsonNode d = routeOk(message("foresight", "normal", "event", "trade.executed"));
+
+        assertDecision(d, "trade messages go to VP Trading");
+        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("cfo", "mission-control"), strings(d.get("fan_out")));
+        assertTrue(d.get("store_in_memory").asBoolean());
+        // the deciding rule, then the additive store rule, in firing order
+        assertEquals(List.of("trade messages go to VP Trading", "executed and completed trades are kept in memory"),
+                firedRuleNames(d));
+    }
+
+    @Test
+    void tradeEntryIsRoutedLikeATradeButNotStoredOverHttp() {
+        JsonNode d = routeOk(message("foresight", "normal", "event", "trade.entry"));
+
+        assertDecision(d, "trade messages go to VP Trading");
+        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
+        assertFalse(d.get("store_in_memory").asBoolean());
+    }
+
+    @Test
+    void tradeReportIsATradeMessageNotAReportOverHttp() {
+        JsonNode d = routeOk(message("foresight", "normal", "event", "trade.report"));
+
+        assertDecision(d, "trade messages go to VP Trading");
+        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("cfo", "mission-control"), strings(d.get("fan_out")));
+    }
+
+    @Test
+    void indecisionEngineSignalReachesEveryTradingAgentAtHighPriorityOverHttp() {
+        JsonNode d = routeOk(message("indecision-engine", "normal", "event", "signal.published"));
+
+        assertDecision(d, "InDecision Engine signals go to every trading agent");
+        assertEquals(List.of("foresight", "sports-agent", "political-agent", "perpetuals-bot"),
+                strings(d.get("primary_recipients")));
+        assertEquals(List.of(), strings(d.get("fan_out")));
+        assertFalse(d.get("store_in_memory").asBoolean());
+        assertEquals("high", d.get("priority_override").asText());
+    }
+
+    @Test
+    void offlineServiceGoesToVpEngineeringAndAlsoAlertsOpenclawOverHttp() {
+        JsonNode d = routeOk(message("sentinel", "normal", "event", "service.offline"));
+
+        assertDecision(d, "offline services go to VP Engineering and alert openclaw");
+        assertEquals(List.of("vp-engineering"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("sentinel", "mission-control", "openclaw"), strings(d.get("fan_out")));
+    }
+
+    @Test
+    void otherServiceMessagesGoToVpEngineeringWithoutAlertingOpenclawOverHttp() {
+        JsonNode d = routeOk(message("sentinel", "normal", "event", "service.degraded"));
+
+        assertDecision(d, "service messages go to VP Engineering");
+        assertEquals(List.of("vp-engineering"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("sentinel", "mission-control"), strings(d.get("fan_out")));
+    }
+
+    @Test
+    void publishedContentGoesToVpContentAndIsStoredOverHttp() {
+        JsonNode d = routeOk(message("content-writer", "normal", "event", "content.published"));
+
+        assertDecision(d, "content messages go to VP Content");
+        assertEquals(List.of("vp-content"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("mission-control"), strings(d.get("fan_out")));
+        assertTrue(d.get("store_in_memory").asBoolean());
+    }
+
+    @Test
+    void memoryCommitGoesToTheMemoryServiceOnlyWithNoFanOutOverHttp() {
+        JsonNode d = routeOk(message("memory-service", "normal", "event", "memory.committed"));
+
+        assertDecision(d, "memory commits go to the memory service only");
+        assertEquals(List.of("memory-service"), strings(d.get("primary_recipients")));
+        assertEquals(List.of(), strings(d.get("fan_out")));
+    }
+
+    @Test
+    void pnlReportFromForesightGoesToVpTradingAndTheAdvisorySystemOverHttp() {
+        JsonNode d = routeOk(message("foresight", "normal", "event", "pnl.report"));
+
+        assertDecision(d, "reports go to the sender's manager and the advisory system");
+        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("advisory-system"), strings(d.get("fan_out")));
+    }
+
+    @Test
+    void toolInstalledGoesToTheSeniorDirectorOfToolingAtLowPriorityOverHttp() {
+        JsonNode d = routeOk(message("tool-smith", "normal", "event", "tool.installed"));
+
+        assertDecision(d, "tool messages go to the Sr. Director of Tooling at low priority");
+        assertEquals(List.of("sr-director-tooling"), strings(d.get("primary_recipients")));
+        assertEquals("low", d.get("priority_override").asText());
+    }
+
+    @Test
+    void messageFromAnUnknownSenderFallsBackToOpenclawAndMissionControlOverHttp() {
+        JsonNode d = routeOk(message("stranger", "low", "event", "misc.hello"));
+
+        assertDecision(d, "everything else goes to the sender's manager");
+        assertEquals(List.of("openclaw"), strings(d.get("primary_recipients")));
+        assertEquals(List.of("mission-control"), strings(d.get("fan_out")));
+        assertTrue(d.get("priority_override").isNull());
+    }
+
+    // ---- SPEC 3.3: explain --------------------------------------------------------------------
+
+    @Test
+    void explainTrueListsEveryBrokerRuleAsFiredCancelledOrNotMatched() {
+        // Given a critical trade message, which the trade rule and the default rule also match
+        String body = message("foresight", "critical", "event", "trade.executed");
+
+        // When it is routed with ?explain=true
+        JsonNode d = json(post(ROUTE + "?explain=true", body), 200);
+
+        // Then every broker rule is listed once, with the status it ended with
+        JsonNode explain = d.get("explain");
+        assertNotNull(explain, "explain=true must add an explain array");
+        List<String> names = new ArrayList<>();
+        explain.forEach(e -> names.add(e.get("rule").asText()));
+        assertEquals(brokerRuleNames(), new HashSet<>(names));
+        assertEquals(names.size(), new HashSet<>(names).size(), "each rule appears once");
+        explain.forEach(e -> assertTrue(Set.of("fired", "matched-but-cancelled", "not-matched").contains(e.get("status").asText()),
+                "unexpected status in " + e));
+        assertEquals("fired", statusOf(explain, "critical messages go to openclaw and knox"));
+        assertEquals("fired", statusOf(explain, "executed and completed trades are kept in memory"));
+        assertEquals("matched-but-cancelled", statusOf(explain, "trade messages go to VP Trading"));
+        assertEquals("matched-but-cancelled", statusOf(explain, "everything else goes to the sender's manager"));
+        assertEquals("not-matched", statusOf(explain, "tool messages go to the Sr. Director of Tooling at low priority"));
+    }
+
+    @Test
+    void withoutExplainTheResponseHasNoExplainKey() {
+        JsonNode d = routeOk(message("foresight", "critical", "event", "trade.executed"));
+
+        assertFalse(d.has("explain"));
+    }
+
+    // ---- SPEC 5: errors -----------------------------------------------------------------------
+
+    @Test
+    void malformedJsonIsRefusedWith400MalformedJson() {
+        JsonNode e = error(post(ROUTE, "{\"envelope\": "), 400);
+
+        assertEquals("malformed_json", e.get("error").asText());
+    }
+
+    @Test
+    void aNumberWherePriorityTextIsExpectedIsRefusedNamingTheField() {
+        String body = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": 5}, \"type\": \"event\", \"subtype\": \"x.y\"}";
+
+        JsonNode e = error(post(ROUTE, body), 400);
+
+        assertEquals("envelope.priority", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void anUnknownPriorityValueIsRefusedNamingTheField() {
+        JsonNode e = error(post(ROUTE, message("foresight", "urgent", "event", "x.y")), 400);
+
+        assertEquals("envelope.priority", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void anUnknownFieldIsRefusedNamingItsPath() {
+        String body = "{\"envelope\": {\"from_agent\": \"x\", \"prority\": \"low\"}, \"type\": \"event\", \"subtype\": \"x.y\"}";
+
+        JsonNode e = error(post(ROUTE, body), 400);
+
+        assertEquals("envelope.prority", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void aMissingEnvelopeIsRefusedNamingTheEnvelope() {
+        JsonNode e = error(post(ROUTE, "{\"type\": \"event\", \"subtype\": \"x.y\"}"), 400);
+
+        assertEquals("envelope", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void aBodyOverSixtyFourKibIsRefusedWith413() {
+        // Given a syntactically valid message whose payload pushes the body past 64 KiB
+        String big = "{\"envelope\": {\"from_agent\": \"foresight\"}, \"type\": \"event\", \"subtype\": \"x.y\", "
+                + "\"payload\": {\"blob\": \"" + "a".repeat(70 * 1024) + "\"}}";
+
+        JsonNode e = error(post(ROUTE, big), 413);
+
+        assertEquals("body_too_large", e.get("error").asText());
+    }
+
+    @Test
+    void anUnknownPathIsA404JsonError() {
+        JsonNode e = error(get("/no-such-thing"), 404);
+
+        assertEquals("not_found", e.get("error").asText());
+    }
+
+    @Test
+    void anUnknownPathUnderV1IsA404JsonErrorWhateverTheMethod() {
+        // A path that names nothing is "not found", not "method not allowed": 405 would tell the
+        // client the resource exists and only the method is wrong.
+        assertEquals("not_found", error(post("/v1/no-such-thing", message("foresight", "normal", "event", "x.y")), 404)
+                .get("error").asText());
+        assertEquals("not_found", error(get("/v1/no-such-thing"), 404).get("error").asText());
+    }
+
+    @Test
+    void getOnTheRouteEndpointIsA405() {
+        error(get(ROUTE), 405);
+    }
+
+    @Test
+    void aPlainTextBodyIsA415() {
+        error(send(HttpRequest.newBuilder(uri(ROUTE)).header("content-type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString(message("foresight", "normal", "event", "x.y")))), 415);
+    }
+
+    // ---- SPEC 5: batch ------------------------------------------------------------------------
+
+    @Test
+    void aJsonArrayBatchReturnsOneDecisionPerMessageInOrder() {
+        String body = "[" + message("foresight", "normal", "event", "trade.executed") + ","
+                + message("tool-smith", "normal", "event", "tool.installed") + ","
+                + message("stranger", "normal", "event", "misc.hello") + "]";
+
+        JsonNode out = json(post(BATCH, body), 200);
+
+        assertBatchInOrder(out);
+    }
+
+    @Test
+    void aJsonLinesBatchReturnsOneDecisionPerLineInOrder() {
+        String body = message("foresight", "normal", "event", "trade.executed") + "\n"
+                + message("tool-smith", "normal", "event", "tool.installed") + "\n"
+                + message("stranger", "normal", "event", "misc.hello") + "\n";
+
+        JsonNode out = json(send(HttpRequest.newBuilder(uri(BATCH)).header("content-type", "application/x-ndjson")
+                .POST(HttpRequest.BodyPublishers.ofString(body))), 200);
+
+        assertBatchInOrder(out);
+    }
+
+    @Test
+    void aBatchWithOneBadItemIsRefusedWholeNamingTheItemAndDecidesNothing() {
+        // Given a batch whose second item (index 1) has an invalid priority, between two good ones
+        long firedBefore = totalBrokerFirings();
+        String body = "[" + message("foresight", "normal", "event", "trade.executed") + ","
+                + message("foresight", "urgent", "event", "trade.executed") + ","
+                + message("stranger", "normal", "event", "misc.hello") + "]";
+
+        // When it is posted
+        JsonNode e = error(post(BATCH, body), 400);
+
+        // Then the error names the item by its 0-based index, and no rule fired for any item
+        String field = e.get("details").get("field").asText();
+        assertTrue(field.startsWith("[1]"), "field was " + field);
+        assertEquals(firedBefore, totalBrokerFirings(), "a refused batch must decide nothing");
+    }
+
+    // ---- SPEC 5 / 3.6: health, readiness, rules -----------------------------------------------
+
+    @Test
+    void healthIsLive() {
+        json(get("/health"), 200);
+    }
+
+    @Test
+    void readyReportsTheLoadedRulesRevision() {
+        JsonNode r = json(get("/ready"), 200);
+
+        assertTrue(r.get("rules_revision").asText().startsWith("sha256:"));
+    }
+
+    @Test
+    void rulesListsEveryBrokerRuleWithWhereItIsAndHowOftenItFired() {
+        // Given a trade message has been routed
+        routeOk(message("foresight", "normal", "event", "trade.entry"));
+
+        // When the rules are listed
+        JsonNode view = json(get("/v1/rules"), 200);
+
+        // Then the revision and the 15 broker rules are there, each fully described
+        assertTrue(view.get("revision").asText().startsWith("sha256:"));
+        List<JsonNode> broker = brokerRules(view);
+        assertEquals(15, broker.size());
+        for (JsonNode r : broker) {
+            assertEquals(BROKER_FILE, r.get("file").asText(), r.toString());
+            assertTrue(r.get("name").isTextual(), r.toString());
+            assertTrue(r.get("line").asInt() > 0, r.toString());
+            assertTrue(r.get("salience").isNumber(), r.toString());
+            assertTrue(r.get("reason").isTextual() && !r.get("reason").asText().isBlank(), r.toString());
+            assertTrue(r.get("fired").isNumber(), r.toString());
+        }
+        JsonNode trade = broker.stream().filter(r -> r.get("name").asText().equals("trade messages go to VP Trading"))
+                .findFirst().orElseThrow();
+        assertTrue(trade.get("fired").asLong() >= 1);
+    }
+
+    // ---- SPEC 5: the event bus ----------------------------------------------------------------
+
+    @Test
+    void theEventBusAddressRepliesWithTheSameDecisionShapeAsHttp() throws Exception {
+        // Given the same message sent over HTTP and over the event bus
+        String body = message("foresight", "normal", "event", "trade.executed");
+        JsonNode overHttp = routeOk(body);
+
+        // When it is sent to signalman.broker.route
+        Message<Object> reply = server.vertx().eventBus().request(EventBusApi.BROKER_ROUTE, new JsonObject(body))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        // Then the reply is a decision with the same fields and the same routing
+        JsonNode overBus = Json.parse(((JsonObject) reply.body()).encode());
+        assertDecision(overBus, "trade messages go to VP Trading");
+        assertEquals(fieldNames(overHttp), fieldNames(overBus));
+        for (String f : List.of("primary_recipients", "fan_out", "store_in_memory", "priority_override",
+                "converted_to_escalation", "rule", "reason", "rules_fired", "rules_revision")) {
+            assertEquals(overHttp.get(f), overBus.get(f), f);
+        }
+    }
+
+    @Test
+    void aBadEventBusMessageFailsWithCode400() {
+        JsonObject bad = new JsonObject(message("foresight", "urgent", "event", "x.y"));
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> server.vertx().eventBus()
+                .request(EventBusApi.BROKER_ROUTE, bad).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+
+        ReplyException reply = assertInstanceOf(ReplyException.class, e.getCause());
+        assertEquals(400, reply.failureCode());
+    }
+
+    // ---- SPEC 6: the decision log -------------------------------------------------------------
+
+    @Test
+    void everyDecisionIsWrittenToTheDecisionLogOnceWithItsInputAndOutcome(@TempDir Path otherData) throws Exception {
+        // Given a second server with its own data directory, and N messages routed through it
+        List<String> sent = List.of(
+                message("foresight", "normal", "event", "trade.executed"),
+                message("tool-smith", "normal", "event", "trade.executed"),
+                message("indecision-engine", "normal", "event", "signal.published"),
+                message("stranger", "low", "event", "misc.hello"),
+                message("foresight", "critical", "event", "pnl.report"));
+        List<String> ids = new ArrayList<>();
+        try (Server second = start(otherData)) {
+            for (String body : sent) {
+                ids.add(json(send(second.port(), ROUTE, HttpRequest.newBuilder().header("content-type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))), 200).get("decision_id").asText());
+            }
+        }
+        // (close() is the clean shutdown that flushes the log)
+
+        // When every *.jsonl under <data>/decisions is read
+        List<JsonNode> records = decisionRecords(otherData.resolve("decisions"));
+
+        // Then there is exactly one complete record per decision, matching what the client was told
+        assertEquals(sent.size(), records.size());
+        for (int i = 0; i < records.size(); i++) {
+            JsonNode r = records.get(i);
+            for (String f : List.of("decision_id", "at", "pack", "endpoint", "rules_revision", "input", "decision")) {
+                assertTrue(r.hasNonNull(f), "record lacks " + f + ": " + r);
+            }
+            assertEquals("broker", r.get("pack").asText());
+            assertEquals(ROUTE, r.get("endpoint").asText());
+            assertTrue(r.get("rules_revision").asText().startsWith("sha256:"));
+            assertTrue(r.get("decision").hasNonNull("rule"), r.toString());
+            assertTrue(r.get("decision").get("primary_recipients").isArray(), r.toString());
+        }
+        // sequential requests, one writer: the log is in decision order
+        assertEquals(ids, records.stream().map(r -> r.get("decision_id").asText()).toList());
+        assertEquals(Json.parse(sent.get(1)).get("envelope").get("from_agent"),
+                records.get(1).get("input").get("envelope").get("from_agent"));
+        assertTrue(records.get(1).get("decision").get("converted_to_escalation").asBoolean());
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    private static Server start(Path dataDir) throws Exception {
+        return Server.start(ServerConfig.defaults().withPort(0).withData(dataDir).withBlockedWarnMs(200));
+    }
+
+    private static String message(String from, String priority, String type, String subtype) {
+        return "{\"envelope\": {\"from_agent\": \"" + from + "\", \"priority\": \"" + priority + "\"}, "
+                + "\"type\": \"" + type + "\", \"subtype\": \"" + subtype + "\"}";
+    }
+
+    private static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private static HttpResponse<String> post(String path, String body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static HttpResponse<String> send(int port, String path, HttpRequest.Builder request) {
+        return send(request.uri(URI.create("http://127.0.0.1:" + port + path)));
+    }
+
+    /** The body as JSON, after checking the status and that it says it is JSON. */
+    private static JsonNode json(HttpResponse<String> response, int status) {
+        assertEquals(status, response.statusCode(), () -> "body: " + response.body());
+        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"),
+                () -> "content-type: " + response.headers().firstValue("content-type"));
+        try {
+            return Json.parse(response.body());
+        } catch (InputException e) {
+            throw new AssertionError("response is not JSON: " + response.body(), e);
+        }
+    }
+
+    /** An error response: the status, and the {"error", "message", "details"?} shape of SPEC 5. */
+    private static JsonNode error(HttpResponse<String> response, int status) {
+        JsonNode e = json(response, status);
+        assertTrue(e.get("error").isTextual() && !e.get("error").asText().isBlank(), e.toString());
+        assertTrue(e.get("message").isTextual(), e.toString());
+        Set<String> allowed = Set.of("error", "message", "details");
+        e.fieldNames().forEachRemaining(f -> assertTrue(allowed.contains(f), "unexpected key " + f + " in " + e));
+        return e;
+    }
+
+    private static JsonNode routeOk(String body) {
+        return json(post(ROUTE, body), 200);
+    }
+
+    /** The metadata every decision carries (SPEC 3.3), decided by {@code rule}. */
+    private static void assertDecision(JsonNode d, String rule) {
+        assertEquals(26, d.get("decision_id").asText().length(), d.toString());
+        assertTrue(d.get("rules_revision").asText().startsWith("sha256:"), d.toString());
+        assertEquals(rule, d.get("rule").asText());
+        assertTrue(d.get("reason").isTextual() && !d.get("reason").asText().isBlank(), d.toString());
+        JsonNode fired = d.get("rules_fired");
+        assertTrue(fired.isArray() && fired.size() >= 1, d.toString());
+        for (JsonNode f : fired) {
+            assertTrue(f.get("rule").isTextual(), f.toString());
+            assertEquals("broker", f.get("pack").asText());
+            assertEquals(BROKER_FILE, f.get("file").asText());
+            assertTrue(f.get("line").asInt() > 0, f.toString());
+            assertTrue(f.get("reason").isTextual(), f.toString());
+        }
+        assertTrue(firedRuleNames(d).contains(rule), "the deciding rule is among those fired: " + d);
+        assertTrue(d.get("primary_recipients").isArray() && d.get("primary_recipients").size() >= 1, d.toString());
+    }
+
+    private static void assertBatchInOrder(JsonNode out) {
+        assertTrue(out.isArray(), out.toString());
+        assertEquals(3, out.size());
+        assertDecision(out.get(0), "trade messages go to VP Trading");
+        assertDecision(out.get(1), "tool messages go to the Sr. Director of Tooling at low priority");
+        assertDecision(out.get(2), "everything else goes to the sender's manager");
+        assertEquals(List.of("vp-trading"), strings(out.get(0).get("primary_recipients")));
+        assertEquals(List.of("sr-director-tooling"), strings(out.get(1).get("primary_recipients")));
+        assertEquals(List.of("openclaw"), strings(out.get(2).get("primary_recipients")));
+    }
+
+    private static List<String> strings(JsonNode array) {
+        assertTrue(array != null && array.isArray(), "expected an array, got " + array);
+        return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    }
+
+    private static List<String> firedRuleNames(JsonNode d) {
+        return StreamSupport.stream(d.get("rules_fired").spliterator(), false).map(f -> f.get("rule").asText()).toList();
+    }
+
+    private static Set<String> fieldNames(JsonNode n) {
+        Set<String> names = new HashSet<>();
+        n.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static String statusOf(JsonNode explain, String rule) {
+        return StreamSupport.stream(explain.spliterator(), false).filter(e -> e.get("rule").asText().equals(rule))
+                .findFirst().orElseThrow(() -> new AssertionError(rule + " is not in explain")).get("status").asText();
+    }
+
+    private static List<JsonNode> brokerRules(JsonNode view) {
+        return StreamSupport.stream(view.get("rules").spliterator(), false)
+                .filter(r -> r.get("pack").asText().equals("broker")).toList();
+    }
+
+    private static Set<String> brokerRuleNames() {
+        Set<String> names = new HashSet<>();
+        brokerRules(json(get("/v1/rules"), 200)).forEach(r -> names.add(r.get("name").asText()));
+        return names;
+    }
+
+    private static long totalBrokerFirings() {
+        return brokerRules(json(get("/v1/rules"), 200)).stream().mapToLong(r -> r.get("fired").asLong()).sum();
+    }
+
+    private static List<JsonNode> decisionRecords(Path dir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
+        }
+        List<JsonNode> records = new ArrayList<>();
+        for (Path f : files) {
+            for (String line : Files.readAllLines(f)) {
+                try {
+                    records.add(Json.parse(line));
+                } catch (InputException e) {
+                    throw new AssertionError(f + " has a line that is not JSON: " + line, e);
+                }
+            }
+        }
+        return records;
+    }
+}
