@@ -1,4 +1,5 @@
 # Signalman: the make targets are the interface (CI runs `make test` and nothing else).
+SHELL    := /bin/bash
 MVN      ?= mvn -B -q -Dstyle.color=never
 JAR      := target/signalman.jar
 SOURCES  := $(shell find src/main -type f) pom.xml
@@ -18,7 +19,7 @@ run: build
 
 ## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP).
 test: format-check
-	$(MVN) verify
+	mvn -B -Dstyle.color=never verify
 
 ## Compile and lint rules/ as the server would load it.
 check: build

@@ -29,6 +29,9 @@ public final class BundleCompiler {
 
     private static final String RESOURCES = "src/main/resources/";
     private static final AtomicLong BUILDS = new AtomicLong();
+    /** The identifier a Java compile error names: "The method fanOt(String) ...", "x cannot be resolved". */
+    private static final java.util.regex.Pattern NAMED = java.util.regex.Pattern.compile(
+            "The method (\\w+)\\(|^(\\w+) cannot be resolved");
 
     private final Map<String, PackDefinition> packs = new LinkedHashMap<>();
     private final Clock clock;
@@ -105,8 +108,8 @@ public final class BundleCompiler {
     /**
      * Builds the pack's KieBase. Each file is written where its package says it belongs (Drools
      * warns otherwise), prefixed with its position so the sorted path order is the load order;
-     * errors are mapped back to the analyst's file, and errors in generated consequence code to
-     * the rule's {@code then} line.
+     * errors are mapped back to the analyst's file, and Java errors in generated consequence code
+     * to the DRL line of the failing statement (or of the identifier the error names).
      */
     private static KieBase build(PackDefinition def, Map<String, byte[]> drl, DrlIndex index, List<BundleError> errors) {
         KieServices ks = KieServices.Factory.get();
@@ -161,7 +164,11 @@ public final class BundleCompiler {
                 return null; // the whole generated source, repeated after each real error in it
             }
             String source = sources.getOrDefault(path, "");
-            return index.consequenceIn(source).map(c -> new BundleError(c.rule().file(), c.line(), 1,
+            String[] lines = source.substring(Math.max(source.indexOf('\n') + 1, 0)).split("\n", -1);
+            String failing = m.getLine() >= 1 && m.getLine() <= lines.length ? lines[m.getLine() - 1] : "";
+            java.util.regex.Matcher named = NAMED.matcher(text);
+            String identifier = named.find() ? (named.group(1) != null ? named.group(1) : named.group(2)) : null;
+            return index.consequenceIn(source).map(c -> new BundleError(c.rule().file(), c.lineOf(failing, identifier), 1,
                     "in the consequence of rule \"" + c.rule().name() + "\": " + text)).orElse(
                     new BundleError(def.name() + "/", 0, 0, "in generated code " + path + ": " + text));
         }

@@ -26,8 +26,43 @@ final class DrlIndex {
     private final Map<String, String> packages = new HashMap<>();
     private final List<Consequence> consequences = new ArrayList<>();
 
-    /** Where a rule's consequence starts, to map Java errors in generated code back to the DRL. */
-    record Consequence(RuleInfo rule, String code, int line) {
+    /**
+     * A rule's consequence as written, to map Java errors in generated code back to the DRL.
+     *
+     * @param code the consequence with whitespace removed (the generated Java reformats it)
+     * @param raw  the consequence as written, from its first non-blank character, which is on {@code line}
+     */
+    record Consequence(RuleInfo rule, String code, String raw, int line) {
+
+        /**
+         * The DRL line of a failing statement: the generated line is found in the consequence
+         * (whitespace aside), then narrowed to the line naming {@code identifier} if one is given.
+         * Falls back to the {@code then} line.
+         */
+        int lineOf(String generatedLine, String identifier) {
+            String needle = squash(generatedLine);
+            int[] rawAt = new int[raw.length()];
+            StringBuilder squashed = new StringBuilder();
+            for (int i = 0; i < raw.length(); i++) {
+                if (!Character.isWhitespace(raw.charAt(i))) {
+                    rawAt[squashed.length()] = i;
+                    squashed.append(raw.charAt(i));
+                }
+            }
+            int at = needle.isEmpty() ? -1 : squashed.indexOf(needle);
+            if (at < 0) {
+                return line;
+            }
+            int start = rawAt[at];
+            int end = rawAt[Math.min(at + needle.length(), squashed.length()) - 1];
+            if (identifier != null) {
+                int named = raw.indexOf(identifier, start);
+                if (named >= 0 && named <= end) {
+                    start = named;
+                }
+            }
+            return line + (int) raw.substring(0, start).chars().filter(c -> c == '\n').count();
+        }
     }
 
     private DrlIndex() {
@@ -76,6 +111,17 @@ final class DrlIndex {
                 .max(java.util.Comparator.comparingInt(c -> c.code().length()));
     }
 
+    /** The 1-based line where {@code code} first appears at or after line {@code from}, else {@code from}. */
+    private static int lineOfText(String text, String code, int from) {
+        String firstLine = code.lines().findFirst().orElse("").strip();
+        int offset = 0;
+        for (int line = 1; line < from && offset >= 0; line++) {
+            offset = text.indexOf('\n', offset) + 1;
+        }
+        int at = firstLine.isEmpty() || offset < 0 ? -1 : text.indexOf(firstLine, offset);
+        return at < 0 ? from : (int) text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
+    }
+
     private static String squash(String s) {
         return s.replaceAll("\\s+", "");
     }
@@ -105,7 +151,8 @@ final class DrlIndex {
                 continue;
             }
             if (r.getConsequence() != null) {
-                consequences.add(new Consequence(info, squash(r.getConsequence().toString()), r.getConsequenceLine()));
+                String raw = r.getConsequence().toString().stripLeading();
+                consequences.add(new Consequence(info, squash(raw), raw, lineOfText(text, raw, r.getConsequenceLine())));
             }
             RuleInfo previous = byName.putIfAbsent(info.name(), info);
             if (previous != null) {
