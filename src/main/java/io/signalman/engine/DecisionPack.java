@@ -24,6 +24,20 @@ public interface DecisionPack<I, D> {
     /** The input as recorded in the decision log (it parses back to an equal input). */
     JsonNode inputJson(I input);
 
+    /**
+     * The input of a recorded decision, for replay. Stateful packs decide from a request and the
+     * state it found, so their input type carries both, and the state comes back from
+     * {@code state_before}; stateless packs ignore it.
+     */
+    default I parseRecord(JsonNode input, JsonNode stateBefore) throws InputException {
+        return parseInput(input);
+    }
+
+    /** The state a decision was made from, recorded as {@code state_before}; null when stateless. */
+    default JsonNode stateBefore(I input) {
+        return null;
+    }
+
     /** Decides one input against a bundle; blocking, call from a worker thread. */
     Decision<D> decide(RuleBundle bundle, I input, boolean explain);
 

@@ -64,13 +64,25 @@ public final class Decisions {
         return Json.bytes(out);
     }
 
-    private <I, D> ObjectNode decideParsed(DecisionPack<I, D> pack, String endpoint, RuleBundle bundle, I input,
-                                           boolean explain) {
-        Decision<D> d = pack.decide(bundle, input, explain);
+    /**
+     * Evaluates without logging: a stateful pack evaluates, then compare-and-sets its state, and
+     * only a decision whose state change won is committed. Runs on a worker thread.
+     */
+    public <I, D> Decision<D> evaluate(DecisionPack<I, D> pack, I input, boolean explain) {
+        return pack.decide(engine.bundle(), input, explain);
+    }
+
+    /** Logs a decision (with the state it was made from) and returns its response body. */
+    public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
         log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
-                pack.inputJson(input), d.recordJson(outcome), null));
+                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input)));
         return d.toJson(outcome);
+    }
+
+    private <I, D> ObjectNode decideParsed(DecisionPack<I, D> pack, String endpoint, RuleBundle bundle, I input,
+                                           boolean explain) {
+        return commit(pack, endpoint, input, pack.decide(bundle, input, explain));
     }
 
     private static List<JsonNode> items(byte[] body) throws InputException {

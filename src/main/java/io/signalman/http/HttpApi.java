@@ -1,22 +1,20 @@
 package io.signalman.http;
 
-import io.signalman.Packs;
-import io.signalman.engine.DecisionPack;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * The HTTP API (SPEC 5). Handlers run on the event loop and only route: parsing, rule evaluation
- * and logging run on the {@code signalman-decide} worker pool.
+ * The HTTP API (SPEC 5): health, readiness, the rules, and each pack's routes from
+ * {@link ApiModules}. Handlers run on the event loop and only route: parsing, rule evaluation and
+ * logging run on the {@code signalman-decide} worker pool. A body handler sits on the routes that
+ * read a body only, so an unknown path stays a 404.
  */
 public final class HttpApi extends VerticleBase {
 
@@ -37,11 +35,8 @@ public final class HttpApi extends VerticleBase {
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
-        // The body handler sits on the decision routes only, so an unknown path stays a 404.
-        BodyHandler body = BodyHandler.create(false).setBodyLimit(config.bodyLimit());
-        router.post("/v1/broker/route").handler(body).handler(decide(Packs.BROKER, "/v1/broker/route", false));
-        router.postWithRegex("/v1/broker/route:batch").handler(body)
-                .handler(decide(Packs.BROKER, "/v1/broker/route:batch", true));
+        Api api = new Api(vertx, decisions, workers, config);
+        ApiModules.ALL.forEach(m -> m.routes(router, api));
         router.errorHandler(404, ctx -> Responses.error(ctx, ApiError.of(404, "not_found",
                 "no such endpoint: " + ctx.request().method() + " " + ctx.request().path())));
         router.errorHandler(405, ctx -> Responses.error(ctx, ApiError.of(405, "method_not_allowed",
@@ -63,24 +58,6 @@ public final class HttpApi extends VerticleBase {
     @Override
     public Future<?> stop() {
         return server.shutdown(10, java.util.concurrent.TimeUnit.SECONDS).eventually(() -> workers.close());
-    }
-
-    private <I, D> Handler<RoutingContext> decide(DecisionPack<I, D> pack, String endpoint, boolean batch) {
-        return ctx -> {
-            String type = ctx.request().getHeader("content-type");
-            if (type != null && !type.startsWith("application/json") && !(batch && type.startsWith("application/x-ndjson"))) {
-                Responses.error(ctx, ApiError.of(415, "unsupported_media_type",
-                        "send application/json" + (batch ? " or application/x-ndjson" : "") + ", not " + type));
-                return;
-            }
-            byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
-            boolean explain = "true".equals(ctx.queryParams().get("explain"));
-            workers.<byte[]>executeBlocking(() -> batch
-                            ? decisions.decideBatch(pack, endpoint, body, explain)
-                            : decisions.decide(pack, endpoint, body, explain), false)
-                    .onSuccess(json -> Responses.json(ctx, 200, json))
-                    .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
-        };
     }
 
     private void health(RoutingContext ctx) {

@@ -54,7 +54,7 @@ public final class Server implements AutoCloseable {
         HttpApi http = new HttpApi(decisions, config);
         try {
             vertx.deployVerticle(http).await();
-            vertx.deployVerticle(new EventBusApi(decisions, config.workers())).await();
+            vertx.deployVerticle(new EventBusApi(decisions, config)).await();
         } catch (RuntimeException e) {
             vertx.close().await();
             log.close();

@@ -123,7 +123,7 @@ public final class Replayer {
                                           RuleBundle cand, RuleBundle base, ReplayReport report,
                                           Map<String, Set<String>> fired) throws InputException {
         DecisionRecord rec = entry.record();
-        I input = pack.parseInput(rec.input());
+        I input = pack.parseRecord(rec.input(), rec.stateBefore());
         Decision<D> d = pack.decide(cand, input, false);
         ObjectNode outcome = pack.outcomeJson(d.outcome());
         ObjectNode now = d.recordJson(outcome);

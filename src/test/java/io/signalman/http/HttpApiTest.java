@@ -414,7 +414,7 @@ class HttpApiTest {
         JsonNode overHttp = routeOk(body);
 
         // When it is sent to signalman.broker.route
-        Message<Object> reply = server.vertx().eventBus().request(EventBusApi.BROKER_ROUTE, new JsonObject(body))
+        Message<Object> reply = server.vertx().eventBus().request(BrokerApi.ADDRESS, new JsonObject(body))
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
 
         // Then the reply is a decision with the same fields and the same routing
@@ -432,7 +432,7 @@ class HttpApiTest {
         JsonObject bad = new JsonObject(message("foresight", "urgent", "event", "x.y"));
 
         ExecutionException e = assertThrows(ExecutionException.class, () -> server.vertx().eventBus()
-                .request(EventBusApi.BROKER_ROUTE, bad).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+                .request(BrokerApi.ADDRESS, bad).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
 
         ReplyException reply = assertInstanceOf(ReplyException.class, e.getCause());
         assertEquals(400, reply.failureCode());

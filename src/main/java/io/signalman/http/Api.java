@@ -1,0 +1,137 @@
+package io.signalman.http;
+
+import io.signalman.engine.DecisionPack;
+import io.signalman.json.Json;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+
+/**
+ * What API modules share: the decision service, the worker pool, the configuration, and the
+ * few ways a request is handled (a body limit, work off the event loop, JSON in and out).
+ */
+public final class Api {
+
+    private final Vertx vertx;
+    private final Decisions decisions;
+    private final WorkerExecutor workers;
+    private final ServerConfig config;
+    private final BodyHandler body;
+
+    Api(Vertx vertx, Decisions decisions, WorkerExecutor workers, ServerConfig config) {
+        this.vertx = vertx;
+        this.decisions = decisions;
+        this.workers = workers;
+        this.config = config;
+        this.body = BodyHandler.create(false).setBodyLimit(config.bodyLimit());
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    public Decisions decisions() {
+        return decisions;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** Reads the body up to the limit (413 past it); put it before any handler that reads a body. */
+    public BodyHandler body() {
+        return body;
+    }
+
+    /** Runs {@code work} on the worker pool and answers with its JSON, or with the mapped error. */
+    public void blocking(RoutingContext ctx, int status, Callable<byte[]> work) {
+        workers.executeBlocking(work, false)
+                .onSuccess(json -> Responses.json(ctx, status, json))
+                .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
+    }
+
+    /** Refuses a body that says it is not JSON (415); true when the request may go on. */
+    public boolean acceptsJson(RoutingContext ctx, boolean ndjsonToo) {
+        String type = ctx.request().getHeader("content-type");
+        if (type == null || type.startsWith("application/json") || ndjsonToo && type.startsWith("application/x-ndjson")) {
+            return true;
+        }
+        Responses.error(ctx, ApiError.of(415, "unsupported_media_type",
+                "send application/json" + (ndjsonToo ? " or application/x-ndjson" : "") + ", not " + type));
+        return false;
+    }
+
+    public static byte[] bodyBytes(RoutingContext ctx) {
+        return ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+    }
+
+    public static boolean explain(RoutingContext ctx) {
+        return "true".equals(ctx.queryParams().get("explain"));
+    }
+
+    /** A stateless decision endpoint: JSON in, the pack's decision out (a batch when asked). */
+    public <I, D> Handler<RoutingContext> decide(DecisionPack<I, D> pack, String endpoint, boolean batch) {
+        return ctx -> {
+            if (!acceptsJson(ctx, batch)) {
+                return;
+            }
+            byte[] in = bodyBytes(ctx);
+            boolean explain = explain(ctx);
+            blocking(ctx, 200, () -> batch ? decisions.decideBatch(pack, endpoint, in, explain)
+                    : decisions.decide(pack, endpoint, in, explain));
+        };
+    }
+
+    /** A stateless decision address on the event bus, taking the same JSON as the endpoint. */
+    public <I, D> void consumer(String address, DecisionPack<I, D> pack) {
+        reply(address, (body, explain) -> decisions.decide(pack, address, body, explain));
+    }
+
+    /** Work that turns a request body into a response body. */
+    @FunctionalInterface
+    public interface BusWork {
+        byte[] apply(byte[] body, boolean explain) throws Exception;
+    }
+
+    /**
+     * An event-bus address: the body may be a JsonObject, a String or a Buffer of JSON; header
+     * {@code explain: true} asks for the explanation; failures reply with the HTTP status as the
+     * failure code and the error JSON as the message.
+     */
+    public void reply(String address, BusWork work) {
+        vertx.eventBus().<Object>consumer(address, message -> {
+            byte[] in = busBody(message);
+            if (in == null) {
+                return;
+            }
+            boolean explain = "true".equals(message.headers().get("explain"));
+            workers.<byte[]>executeBlocking(() -> work.apply(in, explain), false)
+                    .onSuccess(json -> message.reply(new JsonObject(Buffer.buffer(json))))
+                    .onFailure(err -> {
+                        ApiError e = ApiError.from(err);
+                        message.fail(e.status(), Json.write(e.toJson()));
+                    });
+        });
+    }
+
+    private static byte[] busBody(Message<Object> message) {
+        Object b = message.body();
+        if (b instanceof JsonObject o) {
+            return o.toBuffer().getBytes();
+        } else if (b instanceof Buffer buf) {
+            return buf.getBytes();
+        } else if (b instanceof String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+        message.fail(400, Json.write(ApiError.of(400, "invalid_input", "send a JsonObject, a String or a Buffer of JSON, not "
+                + (b == null ? "null" : b.getClass().getSimpleName())).toJson()));
+        return null;
+    }
+}

@@ -1,0 +1,12 @@
+package io.signalman.http;
+
+import java.util.List;
+
+/** The API modules this build serves, in the order their routes are added. */
+final class ApiModules {
+
+    static final List<ApiModule> ALL = List.of(new BrokerApi());
+
+    private ApiModules() {
+    }
+}

@@ -1,0 +1,25 @@
+package io.signalman.state;
+
+import java.util.Optional;
+
+/**
+ * Where stateful packs keep state between requests (SPEC 3.5): FSM instances, handoff
+ * conversations. Updates to one key are atomic: of two updates computed from the same version,
+ * exactly one succeeds and the other must re-read and re-decide. The in-memory implementation
+ * serves one node; a clustered one (SPEC 9) implements the same contract.
+ */
+public interface StateStore<V> {
+
+    Optional<Versioned<V>> get(String key);
+
+    /** Stores the first value of a key; empty when the key already exists. */
+    Optional<Versioned<V>> create(String key, V value);
+
+    /** Replaces the value if it is still at {@code expectedVersion}; empty when someone was first. */
+    Optional<Versioned<V>> compareAndSet(String key, long expectedVersion, V next);
+
+    /** Replaces the value whatever it is (restoring a checkpoint, an admin act). */
+    Versioned<V> put(String key, V value);
+
+    int size();
+}
