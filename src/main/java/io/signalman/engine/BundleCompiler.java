@@ -49,16 +49,21 @@ public final class BundleCompiler {
         List<BundleError> errors = new ArrayList<>();
         List<BundleError> warnings = new ArrayList<>();
         Map<String, CompiledPack> compiled = new LinkedHashMap<>();
-        for (String folder : files.topFolders()) {
-            PackDefinition def = packs.get(folder);
-            if (def == null) {
-                errors.add(new BundleError(folder + "/", 0, 0, "no pack is named \"" + folder + "\"; the packs are "
-                        + packs.keySet()));
+        for (String path : files.paths()) {
+            if (path.indexOf('/') > 0 && packs.values().stream().noneMatch(d -> d.includes(path))) {
+                String folder = path.substring(0, path.indexOf('/'));
+                errors.add(new BundleError(path, 0, 0, "no pack takes this file: there is no pack named \"" + folder
+                        + "\"; the packs are " + packs.keySet()));
+            }
+        }
+        for (PackDefinition def : packs.values()) {
+            Map<String, byte[]> own = new LinkedHashMap<>();
+            files.paths().stream().filter(def::includes).forEach(p -> own.put(p, files.bytes(p)));
+            if (own.isEmpty()) {
                 continue;
             }
             try {
-                CompiledPack pack = compilePack(def, files, warnings);
-                compiled.put(def.name(), pack);
+                compiled.put(def.name(), compilePack(def, own, warnings));
             } catch (BundleException e) {
                 errors.addAll(e.errors());
             }
@@ -73,9 +78,8 @@ public final class BundleCompiler {
         return new RuleBundle(files.revision(), clock.instant(), files, compiled, warnings);
     }
 
-    private CompiledPack compilePack(PackDefinition def, BundleFiles files, List<BundleError> warnings)
+    private CompiledPack compilePack(PackDefinition def, Map<String, byte[]> all, List<BundleError> warnings)
             throws BundleException {
-        Map<String, byte[]> all = files.under(def.name());
         Map<String, byte[]> drl = new LinkedHashMap<>();
         all.forEach((path, bytes) -> {
             if (path.endsWith(".drl")) {
@@ -98,11 +102,14 @@ public final class BundleCompiler {
         if (errors.isEmpty()) {
             errors.addAll(def.lint(index.rules(), reference));
         }
+        if (errors.isEmpty()) {
+            reference = def.analyze(index.parsed(), reference);
+        }
         if (!errors.isEmpty()) {
             throw new BundleException(errors);
         }
         warnings.addAll(index.warnings());
-        return new CompiledPack(def, kieBase, index.rules(), reference);
+        return new CompiledPack(def, kieBase, index.parsed(), reference);
     }
 
     /**

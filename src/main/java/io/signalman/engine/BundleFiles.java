@@ -11,7 +11,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -88,22 +87,8 @@ public final class BundleFiles {
         return b == null ? Optional.empty() : Optional.of(new String(b, StandardCharsets.UTF_8));
     }
 
-    /** The files directly or indirectly under {@code folder/}, in sorted order. */
-    public Map<String, byte[]> under(String folder) {
-        Map<String, byte[]> out = new LinkedHashMap<>();
-        String prefix = folder + "/";
-        files.forEach((k, v) -> {
-            if (k.startsWith(prefix)) {
-                out.put(k, v);
-            }
-        });
-        return out;
-    }
-
-    /** Top-level folders, i.e. the packs present in this bundle. */
-    public List<String> topFolders() {
-        return files.keySet().stream().filter(p -> p.indexOf('/') > 0)
-                .map(p -> p.substring(0, p.indexOf('/'))).distinct().sorted().toList();
+    public byte[] bytes(String path) {
+        return files.get(path);
     }
 
     private static boolean isHidden(String rel) {

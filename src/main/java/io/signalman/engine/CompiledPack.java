@@ -22,14 +22,17 @@ public final class CompiledPack {
     private final PackDefinition definition;
     private final KieBase kieBase;
     private final List<RuleInfo> rules;
+    private final List<ParsedRule> parsed;
     private final Map<String, RuleInfo> byName;
     private final ReferenceData reference;
     private final SessionPool pool;
     private final LongAdder[] fireCounts;
 
-    CompiledPack(PackDefinition definition, KieBase kieBase, List<RuleInfo> rules, ReferenceData reference) {
+    CompiledPack(PackDefinition definition, KieBase kieBase, List<ParsedRule> parsed, ReferenceData reference) {
+        List<RuleInfo> rules = parsed.stream().map(ParsedRule::info).toList();
         this.definition = definition;
         this.kieBase = kieBase;
+        this.parsed = parsed;
         this.rules = rules.stream().sorted(FIRING_ORDER).toList();
         this.byName = new HashMap<>();
         rules.forEach(r -> byName.put(r.name(), r));
@@ -42,8 +45,8 @@ public final class CompiledPack {
     }
 
     /** The same rules over other reference data (replay of archives recorded with other data). */
-    public CompiledPack withReference(ReferenceData other) {
-        return new CompiledPack(definition, kieBase, rules.stream().sorted(Comparator.comparingInt(RuleInfo::index)).toList(), other);
+    public CompiledPack withReference(ReferenceData other) throws BundleException {
+        return new CompiledPack(definition, kieBase, parsed, definition.analyze(parsed, other));
     }
 
     public String name() {

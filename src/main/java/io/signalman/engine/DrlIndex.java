@@ -20,6 +20,7 @@ import org.drools.drl.parser.DroolsParserException;
 final class DrlIndex {
 
     private final List<RuleInfo> rules = new ArrayList<>();
+    private final List<ParsedRule> parsed = new ArrayList<>();
     private final List<BundleError> errors = new ArrayList<>();
     private boolean unparsable;
     private final List<BundleError> warnings = new ArrayList<>();
@@ -81,6 +82,10 @@ final class DrlIndex {
 
     List<RuleInfo> rules() {
         return List.copyOf(rules);
+    }
+
+    List<ParsedRule> parsed() {
+        return List.copyOf(parsed);
     }
 
     List<BundleError> errors() {
@@ -161,6 +166,7 @@ final class DrlIndex {
                 continue;
             }
             rules.add(info);
+            parsed.add(new ParsedRule(info, r));
         }
     }
 
@@ -185,9 +191,11 @@ final class DrlIndex {
         }
         int phaseIndex = phaseOf(pack, agendaGroup);
         if (phaseIndex < 0) {
-            errors.add(new BundleError(file, line, column, "rule \"" + r.getName() + "\" is in agenda-group \""
-                    + (agendaGroup == null ? "MAIN" : agendaGroup) + "\", which pack " + pack.name()
-                    + " never focuses; use one of " + groups(pack)));
+            boolean tiered = pack.phases().stream().filter(Phase::decides).count() > 1;
+            errors.add(new BundleError(file, line, column, "rule \"" + r.getName() + "\" "
+                    + (agendaGroup == null ? (tiered ? "has no tier" : "has no agenda-group")
+                    : "is in agenda-group \"" + agendaGroup + "\", which pack " + pack.name() + " never focuses")
+                    + "; use agenda-group " + String.join(" or ", groups(pack))));
             return null;
         }
         Phase phase = pack.phases().get(phaseIndex);
@@ -247,8 +255,8 @@ final class DrlIndex {
         return -1;
     }
 
-    private static String groups(PackDefinition pack) {
-        return pack.phases().stream().map(p -> "\"" + p.agendaGroup() + "\"").toList().toString();
+    private static List<String> groups(PackDefinition pack) {
+        return pack.phases().stream().map(p -> "\"" + p.agendaGroup() + "\"").toList();
     }
 
     private static String attribute(RuleDescr r, String name) {

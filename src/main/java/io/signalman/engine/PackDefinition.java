@@ -30,8 +30,27 @@ public interface PackDefinition {
     /** A fresh collector for one session, given the reference data that session sees. */
     Collector newCollector(ReferenceData reference);
 
+    /**
+     * Whether a bundle file belongs to this pack (its DRL is compiled into the pack, its data
+     * passed to {@link #loadReference}). By default, everything under the pack's folder; a pack
+     * may also take files from another folder (the signals pack takes the strategy-tier routes
+     * that FSM machines keep beside them in {@code fsm/}).
+     */
+    default boolean includes(String path) {
+        return path.startsWith(name() + "/");
+    }
+
     /** Pack-specific lint (for instance names the reference data does not know). */
     default List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
         return List.of();
+    }
+
+    /**
+     * Runs once the rules compiled: derives what the pack needs from its rules (an FSM's
+     * transition table) and refuses what is wrong with file and line. Returns the reference
+     * data the pack's sessions and code will see.
+     */
+    default ReferenceData analyze(List<ParsedRule> rules, ReferenceData reference) throws BundleException {
+        return reference;
     }
 }

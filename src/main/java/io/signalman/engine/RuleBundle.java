@@ -29,9 +29,10 @@ public record RuleBundle(String revision, Instant loadedAt, BundleFiles files, M
         BundleFiles overlaid = files.overlay(replacements);
         Map<String, CompiledPack> out = new java.util.LinkedHashMap<>(packs);
         for (CompiledPack p : packs.values()) {
-            String prefix = p.name() + "/";
-            if (replacements.keySet().stream().anyMatch(k -> k.startsWith(prefix))) {
-                out.put(p.name(), p.withReference(p.definition().loadReference(overlaid.under(p.name()))));
+            if (replacements.keySet().stream().anyMatch(k -> p.definition().includes(k))) {
+                Map<String, byte[]> own = new java.util.LinkedHashMap<>();
+                overlaid.paths().stream().filter(p.definition()::includes).forEach(k -> own.put(k, overlaid.bytes(k)));
+                out.put(p.name(), p.withReference(p.definition().loadReference(own)));
             }
         }
         return new RuleBundle(overlaid.revision(), loadedAt, overlaid, out, warnings);
