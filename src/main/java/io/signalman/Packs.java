@@ -4,6 +4,8 @@ import io.signalman.broker.BrokerPack;
 import io.signalman.engine.BundleCompiler;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.PackDefinition;
+import io.signalman.fsm.FsmPack;
+import io.signalman.signals.SignalsPack;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -12,8 +14,10 @@ import java.util.Optional;
 public final class Packs {
 
     public static final BrokerPack BROKER = new BrokerPack();
+    public static final SignalsPack SIGNALS = new SignalsPack();
+    public static final FsmPack FSM = new FsmPack();
 
-    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER);
+    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER, SIGNALS, FSM);
 
     private Packs() {
     }

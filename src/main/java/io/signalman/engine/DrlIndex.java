@@ -76,7 +76,7 @@ final class DrlIndex {
         for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
         }
-        index.checkTies();
+        index.checkTies(pack);
         return index;
     }
 
@@ -228,7 +228,7 @@ final class DrlIndex {
     }
 
     /** Equal salience within one deciding tier resolves by load order: legal, but worth a warning. */
-    private void checkTies() {
+    private void checkTies(PackDefinition pack) {
         for (int i = 0; i < rules.size(); i++) {
             RuleInfo a = rules.get(i);
             if (!a.decides()) {
@@ -236,7 +236,8 @@ final class DrlIndex {
             }
             for (int j = i + 1; j < rules.size(); j++) {
                 RuleInfo b = rules.get(j);
-                if (b.decides() && b.phaseIndex() == a.phaseIndex() && b.salience() == a.salience()) {
+                if (b.decides() && b.phaseIndex() == a.phaseIndex() && b.salience() == a.salience()
+                        && pack.mayCompete(parsed.get(i), parsed.get(j))) {
                     warnings.add(at(b, "rule \"" + b.name() + "\" has salience " + b.salience() + " like \"" + a.name()
                             + "\" (" + a.file() + ":" + a.line() + "); the tie goes to the one loaded first, \""
                             + a.name() + "\"; give them different saliences to say which wins"));

@@ -40,6 +40,15 @@ public interface PackDefinition {
         return path.startsWith(name() + "/");
     }
 
+    /**
+     * Whether two deciding rules of one phase can match the same facts, so that equal salience
+     * makes a tie worth a warning. By default every pair can; the FSM pack narrows it to rules
+     * for the same machine, state and action.
+     */
+    default boolean mayCompete(ParsedRule a, ParsedRule b) {
+        return true;
+    }
+
     /** Pack-specific lint (for instance names the reference data does not know). */
     default List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
         return List.of();

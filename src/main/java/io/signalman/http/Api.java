@@ -50,10 +50,19 @@ public final class Api {
         return body;
     }
 
+    /** A status and a JSON body, for work whose status depends on its outcome (a 409 refusal). */
+    public record Reply(int status, byte[] body) {
+    }
+
     /** Runs {@code work} on the worker pool and answers with its JSON, or with the mapped error. */
     public void blocking(RoutingContext ctx, int status, Callable<byte[]> work) {
+        respond(ctx, () -> new Reply(status, work.call()));
+    }
+
+    /** Runs {@code work} on the worker pool and answers with its reply, or with the mapped error. */
+    public void respond(RoutingContext ctx, Callable<Reply> work) {
         workers.executeBlocking(work, false)
-                .onSuccess(json -> Responses.json(ctx, status, json))
+                .onSuccess(r -> Responses.json(ctx, r.status(), r.body()))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
     }
 
@@ -66,6 +75,28 @@ public final class Api {
         Responses.error(ctx, ApiError.of(415, "unsupported_media_type",
                 "send application/json" + (ndjsonToo ? " or application/x-ndjson" : "") + ", not " + type));
         return false;
+    }
+
+    /**
+     * Admin endpoints (SPEC 5, 8): 401 without a bearer token, 403 with a wrong one, or when the
+     * server has no admin token at all. The comparison takes the same time wherever the tokens
+     * differ. True when the request may go on.
+     */
+    public boolean admin(RoutingContext ctx) {
+        String header = ctx.request().getHeader("authorization");
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            ctx.response().putHeader("www-authenticate", "Bearer");
+            Responses.error(ctx, ApiError.of(401, "unauthorized", "this endpoint needs Authorization: Bearer <admin token>"));
+            return false;
+        }
+        String expected = config.adminToken();
+        byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+        if (expected == null || !java.security.MessageDigest.isEqual(given, expected.getBytes(StandardCharsets.UTF_8))) {
+            Responses.error(ctx, ApiError.of(403, "forbidden", expected == null
+                    ? "this server has no admin token configured (--admin-token)" : "the admin token is wrong"));
+            return false;
+        }
+        return true;
     }
 
     public static byte[] bodyBytes(RoutingContext ctx) {
@@ -100,20 +131,37 @@ public final class Api {
         byte[] apply(byte[] body, boolean explain) throws Exception;
     }
 
+    /** Work that turns a request body into a reply; a status of 400 or more fails the message. */
+    @FunctionalInterface
+    public interface BusReplyWork {
+        Reply apply(byte[] body, boolean explain) throws Exception;
+    }
+
     /**
      * An event-bus address: the body may be a JsonObject, a String or a Buffer of JSON; header
      * {@code explain: true} asks for the explanation; failures reply with the HTTP status as the
      * failure code and the error JSON as the message.
      */
     public void reply(String address, BusWork work) {
+        replyWith(address, (body, explain) -> new Reply(200, work.apply(body, explain)));
+    }
+
+    /** Like {@link #reply}, for work whose outcome may be a refusal (failure code = its status). */
+    public void replyWith(String address, BusReplyWork work) {
         vertx.eventBus().<Object>consumer(address, message -> {
             byte[] in = busBody(message);
             if (in == null) {
                 return;
             }
             boolean explain = "true".equals(message.headers().get("explain"));
-            workers.<byte[]>executeBlocking(() -> work.apply(in, explain), false)
-                    .onSuccess(json -> message.reply(new JsonObject(Buffer.buffer(json))))
+            workers.<Reply>executeBlocking(() -> work.apply(in, explain), false)
+                    .onSuccess(r -> {
+                        if (r.status() >= 400) {
+                            message.fail(r.status(), new String(r.body(), StandardCharsets.UTF_8));
+                        } else {
+                            message.reply(new JsonObject(Buffer.buffer(r.body())));
+                        }
+                    })
                     .onFailure(err -> {
                         ApiError e = ApiError.from(err);
                         message.fail(e.status(), Json.write(e.toJson()));

@@ -2,6 +2,7 @@ package io.signalman.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.NoBundleException;
+import io.signalman.engine.Refused;
 import io.signalman.engine.RunawayRulesException;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
@@ -27,6 +28,16 @@ public record ApiError(int status, String code, String message, ObjectNode detai
             ObjectNode details = Json.object();
             details.put("field", ie.field());
             return new ApiError(400, ie.malformed() ? "malformed_json" : "invalid_input", ie.getMessage(), details);
+        }
+        if (e instanceof Refused r) {
+            int status = switch (r.kind()) {
+                case NOT_FOUND -> 404;
+                case CONFLICT -> 409;
+                case UNPROCESSABLE -> 422;
+                case UNAUTHENTICATED -> 401;
+                case FORBIDDEN -> 403;
+            };
+            return of(status, r.code(), r.getMessage());
         }
         if (e instanceof NoBundleException) {
             return of(503, "not_ready", e.getMessage());

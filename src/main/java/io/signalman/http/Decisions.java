@@ -11,6 +11,7 @@ import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
+import io.signalman.state.StateStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,10 +25,17 @@ public final class Decisions {
 
     private final Engine engine;
     private final DecisionLog log;
+    private final StateStores stores;
 
-    public Decisions(Engine engine, DecisionLog log) {
+    public Decisions(Engine engine, DecisionLog log, StateStores stores) {
         this.engine = engine;
         this.log = log;
+        this.stores = stores;
+    }
+
+    /** The server's state stores (FSM instances, conversations); they outlive rule reloads. */
+    public StateStores stores() {
+        return stores;
     }
 
     public Engine engine() {

@@ -5,6 +5,7 @@ import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
+import io.signalman.state.StateStores;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +51,7 @@ public final class Server implements AutoCloseable {
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
-        Decisions decisions = new Decisions(engine, log);
+        Decisions decisions = new Decisions(engine, log, new StateStores());
         HttpApi http = new HttpApi(decisions, config);
         try {
             vertx.deployVerticle(http).await();

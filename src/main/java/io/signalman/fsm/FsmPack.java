@@ -1,0 +1,172 @@
+package io.signalman.fsm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.BundleError;
+import io.signalman.engine.BundleException;
+import io.signalman.engine.Collector;
+import io.signalman.engine.CompiledPack;
+import io.signalman.engine.Decision;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.Evaluation;
+import io.signalman.engine.Invariant;
+import io.signalman.engine.PackDefinition;
+import io.signalman.engine.ParsedRule;
+import io.signalman.engine.Phase;
+import io.signalman.engine.ReferenceData;
+import io.signalman.engine.Refused;
+import io.signalman.engine.RuleBundle;
+import io.signalman.engine.Ulid;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import io.signalman.json.Payload;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The FSM pack: guarded execution strategies (SPEC 4.3, seed 002). Transition rules live in
+ * {@code rules/fsm/<machine>.drl}; a machine's strategy-tier signal routes live beside it in
+ * {@code <machine>.routes.drl} and belong to the signals pack.
+ */
+public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmOutcome> {
+
+    public static final String NAME = "fsm";
+    static final String ROUTES_SUFFIX = ".routes.drl";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PackDefinition definition() {
+        return this;
+    }
+
+    @Override
+    public boolean includes(String path) {
+        return path.startsWith("fsm/") && !path.endsWith(ROUTES_SUFFIX);
+    }
+
+    @Override
+    public List<Phase> phases() {
+        return List.of(new Phase("transition", Phase.Kind.FIRST_MATCH));
+    }
+
+    @Override
+    public String firstMatchGroup() {
+        return "transition";
+    }
+
+    @Override
+    public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+        byte[] bytes = files.get(MachineFile.FILE);
+        if (bytes == null) {
+            throw new BundleException(new BundleError(MachineFile.FILE, 0, 0, "the fsm pack needs " + MachineFile.FILE
+                    + ": {\"machines\": [{\"name\": \"...\", \"initial\": \"...\", \"states\": [...]}]}"));
+        }
+        return new ReferenceData(new Machines(MachineFile.read(bytes), List.of()), List.of());
+    }
+
+    /** Reads the transition table out of the rules; an undeclared machine or state refuses the bundle. */
+    @Override
+    public ReferenceData analyze(List<ParsedRule> rules, ReferenceData reference) throws BundleException {
+        Machines declared = reference.as(Machines.class);
+        Map<String, Machine> byName = new java.util.LinkedHashMap<>();
+        declared.all().forEach(m -> byName.put(m.name(), m));
+        TransitionReader reader = new TransitionReader(byName);
+        rules.forEach(reader::read);
+        if (!reader.errors().isEmpty()) {
+            throw new BundleException(reader.errors());
+        }
+        return new ReferenceData(new Machines(byName, reader.transitions()), List.of());
+    }
+
+    /** Only rules for the same machine, state and action are tried against each other. */
+    @Override
+    public boolean mayCompete(ParsedRule a, ParsedRule b) {
+        String ka = TransitionReader.key(a);
+        String kb = TransitionReader.key(b);
+        return ka == null || kb == null || ka.equals(kb);
+    }
+
+    @Override
+    public Collector newCollector(ReferenceData reference) {
+        return new Transit();
+    }
+
+    /** Decides what an action does to an instance in a given state. Pure; blocking. */
+    @Override
+    public Decision<FsmOutcome> decide(RuleBundle bundle, FsmStep step, boolean explain) {
+        CompiledPack pack = bundle.requirePack(NAME);
+        Machines machines = pack.reference().as(Machines.class);
+        FsmInstance s = step.stateBefore();
+        if (machines.machine(s.machine()).isEmpty()) {
+            throw new Refused(Refused.Kind.UNPROCESSABLE, "unknown_machine", "instance " + step.instance()
+                    + " runs machine \"" + s.machine() + "\", which the rules " + bundle.revision() + " do not define");
+        }
+        Evaluation<String> ev = pack.evaluate(List.of(new Instance(step.instance(), s.machine(), s.currentState()),
+                new Action(step.action(), new Payload(step.payload()))), explain, (Transit t) -> t.target());
+        FsmOutcome outcome;
+        if (ev.outcome() != null) {
+            outcome = new FsmOutcome.Moved(s.machine(), s.currentState(), ev.outcome());
+        } else {
+            List<Transition> tried = machines.candidates(s.machine(), s.currentState(), step.action());
+            outcome = tried.isEmpty()
+                    ? new FsmOutcome.InvalidTransition(s.currentState(), step.action(),
+                            machines.validActions(s.machine(), s.currentState()))
+                    : new FsmOutcome.GuardRejected(s.currentState(), step.action(), tried.stream().map(t -> t.rule().name()).toList());
+        }
+        return new Decision<>(Ulid.next(), NAME, bundle.revision(), outcome,
+                new Evaluation<>(outcome, ev.fired(), ev.decidedBy(), ev.explain()));
+    }
+
+    /** {@code {"id", "action", "payload", "state_before"}}: a step as {@code signalman explain} takes it. */
+    @Override
+    public FsmStep parseInput(JsonNode json) throws InputException {
+        JsonNode state = json.path("state_before");
+        ObjectNode rest = json.isObject() ? ((ObjectNode) json).deepCopy() : Json.object();
+        rest.remove("state_before");
+        return parseRecord(rest, state.isMissingNode() ? null : state);
+    }
+
+    @Override
+    public FsmStep parseRecord(JsonNode input, JsonNode stateBefore) throws InputException {
+        ActionRequest r = ActionRequest.parse(input, true);
+        try {
+            return new FsmStep(r.id(), r.action(), r.payload(), FsmInstance.fromSnapshot(stateBefore));
+        } catch (InputException e) {
+            throw e.within("state_before");
+        }
+    }
+
+    @Override
+    public JsonNode inputJson(FsmStep step) {
+        return new ActionRequest(step.instance(), step.action(), step.payload()).toJson();
+    }
+
+    @Override
+    public JsonNode stateBefore(FsmStep step) {
+        return step.stateBefore().snapshot();
+    }
+
+    @Override
+    public ObjectNode outcomeJson(FsmOutcome outcome) {
+        ObjectNode n = Json.object();
+        if (outcome instanceof FsmOutcome.Moved m) {
+            n.put("machine", m.machine()).put("from", m.from()).put("to", m.to());
+        } else if (outcome instanceof FsmOutcome.InvalidTransition i) {
+            n.put("error", "invalid_transition").put("current_state", i.currentState()).put("action", i.action());
+            i.validActions().forEach(n.putArray("valid_actions")::add);
+        } else if (outcome instanceof FsmOutcome.GuardRejected g) {
+            n.put("error", "guard_rejected").put("current_state", g.currentState()).put("action", g.action());
+            g.guards().forEach(n.putArray("guards")::add);
+        }
+        return n;
+    }
+
+    @Override
+    public List<Invariant<FsmStep, FsmOutcome>> invariants() {
+        return FsmInvariants.ALL;
+    }
+}

@@ -1,0 +1,113 @@
+package io.signalman.fsm;
+
+import io.signalman.engine.BundleError;
+import io.signalman.engine.ParsedRule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.drools.drl.ast.descr.BaseDescr;
+import org.drools.drl.ast.descr.ExprConstraintDescr;
+import org.drools.drl.ast.descr.PatternDescr;
+
+/**
+ * Reads the transition table out of transition rules. A transition rule names its machine and
+ * from-state on the {@code Instance} pattern, its action on the {@code Action} pattern, and its
+ * target in one {@code decide.to("...")}; any other condition is a guard. Rules that do not say
+ * all of that, or name undeclared machines or states, are errors at their line.
+ */
+final class TransitionReader {
+
+    private static final Pattern EQUALS = Pattern.compile("^\\s*(\\w+)\\s*==\\s*\"([^\"]*)\"\\s*$");
+    private static final Pattern TARGET = Pattern.compile("decide\\s*\\.\\s*to\\s*\\(\\s*\"([^\"]*)\"\\s*\\)");
+
+    private final Map<String, Machine> machines;
+    private final List<Transition> transitions = new ArrayList<>();
+    private final List<BundleError> errors = new ArrayList<>();
+
+    TransitionReader(Map<String, Machine> machines) {
+        this.machines = machines;
+    }
+
+    List<Transition> transitions() {
+        return transitions;
+    }
+
+    List<BundleError> errors() {
+        return errors;
+    }
+
+    /** "machine|from|action" of a transition rule, or null when the rule does not say all three. */
+    static String key(ParsedRule rule) {
+        TransitionReader r = new TransitionReader(Map.of());
+        String[] found = r.scan(rule);
+        return found[0] == null || found[1] == null || found[2] == null ? null : found[0] + "|" + found[1] + "|" + found[2];
+    }
+
+    /** Machine, from-state, action and "guarded" (non-null when the rule has other conditions). */
+    private String[] scan(ParsedRule rule) {
+        String machine = null;
+        String from = null;
+        String action = null;
+        boolean guarded = false;
+        for (BaseDescr d : rule.descr().getLhs().getDescrs()) {
+            if (!(d instanceof PatternDescr p)) {
+                guarded = true;
+                continue;
+            }
+            for (BaseDescr c : p.getConstraint().getDescrs()) {
+                String expr = c instanceof ExprConstraintDescr e ? e.getExpression() : c.toString();
+                Matcher m = EQUALS.matcher(expr);
+                String field = m.matches() ? m.group(1) : null;
+                if ("Instance".equals(p.getObjectType()) && "machine".equals(field)) {
+                    machine = m.group(2);
+                } else if ("Instance".equals(p.getObjectType()) && "state".equals(field)) {
+                    from = m.group(2);
+                } else if ("Action".equals(p.getObjectType()) && "name".equals(field)) {
+                    action = m.group(2);
+                } else {
+                    guarded = true;
+                }
+            }
+        }
+        return new String[] {machine, from, action, guarded ? "guarded" : null};
+    }
+
+    void read(ParsedRule rule) {
+        String[] found = scan(rule);
+        String machine = found[0];
+        String from = found[1];
+        String action = found[2];
+        boolean guarded = found[3] != null;
+        Matcher to = TARGET.matcher(String.valueOf(rule.descr().getConsequence()));
+        String target = to.find() ? to.group(1) : null;
+        if (target != null && to.find()) {
+            error(rule, "calls decide.to(...) twice; a transition rule has one target state");
+            return;
+        }
+        if (machine == null || from == null || action == null || target == null) {
+            error(rule, "a transition rule says Instance( machine == \"...\", state == \"...\" ), "
+                    + "Action( name == \"...\" ) and decide.to(\"...\"); this one does not name its "
+                    + (machine == null ? "machine" : from == null ? "from-state" : action == null ? "action" : "target state"));
+            return;
+        }
+        Machine m = machines.get(machine);
+        if (m == null) {
+            error(rule, "names machine \"" + machine + "\", which fsm/machines.json does not declare; declared: "
+                    + machines.keySet());
+        } else if (!m.defines(from)) {
+            error(rule, "starts from state \"" + from + "\", which machine " + machine + " does not declare; its states: " + m.states());
+        } else if (!m.defines(target)) {
+            error(rule, "goes to state \"" + target + "\", which machine " + machine + " does not declare; its states: "
+                    + m.states());
+        } else {
+            transitions.add(new Transition(machine, from, action, target, guarded, rule.info()));
+        }
+    }
+
+    private void error(ParsedRule rule, String message) {
+        errors.add(new BundleError(rule.info().file(), rule.info().line(), rule.info().column(),
+                "transition rule \"" + rule.info().name() + "\" " + message));
+    }
+}

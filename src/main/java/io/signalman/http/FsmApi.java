@@ -1,0 +1,133 @@
+package io.signalman.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.Packs;
+import io.signalman.fsm.ActionRequest;
+import io.signalman.fsm.FsmInstance;
+import io.signalman.fsm.FsmOutcome;
+import io.signalman.fsm.FsmService;
+import io.signalman.fsm.Machine;
+import io.signalman.fsm.Machines;
+import io.signalman.fsm.Transition;
+import io.signalman.engine.Refused;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/** FSM instances and machines (SPEC 4.3). Restoring a snapshot is an admin act. */
+final class FsmApi implements ApiModule {
+
+    static final String ACTIONS = "/v1/fsm/instances/:id/actions";
+    static final String ADDRESS = "signalman.fsm.action";
+
+    @Override
+    public void routes(Router router, Api api) {
+        router.post("/v1/fsm/instances").handler(api.body()).handler(ctx -> create(ctx, api));
+        router.get("/v1/fsm/instances/:id").handler(ctx -> api.blocking(ctx, 200,
+                () -> Json.bytes(service(api).get(ctx.pathParam("id")).snapshot())));
+        router.put("/v1/fsm/instances/:id").handler(api.body()).handler(ctx -> restore(ctx, api));
+        router.post(ACTIONS).handler(api.body()).handler(ctx -> act(ctx, api));
+        router.get("/v1/fsm/machines").handler(ctx -> api.blocking(ctx, 200, () -> Json.bytes(machines(service(api)))));
+        router.get("/v1/fsm/machines/:machine").handler(ctx -> api.blocking(ctx, 200,
+                () -> Json.bytes(table(service(api).machines(), ctx.pathParam("machine")))));
+    }
+
+    @Override
+    public void addresses(Api api) {
+        api.replyWith(ADDRESS, (body, explain) -> {
+            ActionRequest r = ActionRequest.parse(Json.parse(body), true);
+            return reply(apply(api, r.id(), r, explain));
+        });
+    }
+
+    static FsmService service(Api api) {
+        return new FsmService(api.decisions().stores().named(FsmService.STORE), api.decisions().engine()::bundle, Packs.FSM);
+    }
+
+    private static void create(RoutingContext ctx, Api api) {
+        if (!api.acceptsJson(ctx, false)) {
+            return;
+        }
+        byte[] body = Api.bodyBytes(ctx);
+        api.blocking(ctx, 201, () -> {
+            var json = Json.parse(body);
+            if (!json.isObject() || !json.path("id").isTextual() || !json.path("machine").isTextual() || json.size() != 2) {
+                throw new InputException(json.path("id").isTextual() ? "machine" : "id",
+                        "expected exactly {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
+            }
+            String id = json.get("id").asText();
+            ObjectNode out = service(api).create(id, json.get("machine").asText()).snapshot();
+            out.put("id", id);
+            return Json.bytes(out);
+        });
+    }
+
+    private static void restore(RoutingContext ctx, Api api) {
+        if (!api.admin(ctx) || !api.acceptsJson(ctx, false)) {
+            return;
+        }
+        byte[] body = Api.bodyBytes(ctx);
+        String id = ctx.pathParam("id");
+        api.blocking(ctx, 200, () -> Json.bytes(service(api).restore(id, FsmInstance.fromSnapshot(Json.parse(body))).snapshot()));
+    }
+
+    private static void act(RoutingContext ctx, Api api) {
+        if (!api.acceptsJson(ctx, false)) {
+            return;
+        }
+        byte[] body = Api.bodyBytes(ctx);
+        String id = ctx.pathParam("id");
+        boolean explain = Api.explain(ctx);
+        api.respond(ctx, () -> reply(apply(api, id, ActionRequest.parse(Json.parse(body), false), explain)));
+    }
+
+    /** A refused action (invalid_transition, guard_rejected) is a 409 carrying the decision. */
+    private static Api.Reply reply(ObjectNode out) {
+        return new Api.Reply(out.has("error") ? 409 : 200, Json.bytes(out));
+    }
+
+    /** Applies the action and logs the decision, refusals included (they are decisions too). */
+    private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain) {
+        FsmService.Applied a = service(api).act(id, r.action(), r.payload(), explain);
+        ObjectNode out = api.decisions().commit(Packs.FSM, ACTIONS, a.step(), a.decision());
+        if (a.decision().outcome() instanceof FsmOutcome.InvalidTransition i) {
+            out.put("message", "no transition for action \"" + i.action() + "\" from state \"" + i.currentState() + "\"");
+        } else if (a.decision().outcome() instanceof FsmOutcome.GuardRejected g) {
+            out.put("message", "every guard for action \"" + g.action() + "\" from state \"" + g.currentState() + "\" failed");
+        }
+        return out;
+    }
+
+    private static ArrayNode machines(FsmService fsm) {
+        ArrayNode out = Json.array();
+        for (Machine m : fsm.machines().all()) {
+            ObjectNode n = out.addObject();
+            n.put("name", m.name());
+            n.put("initial_state", m.initial());
+            m.states().forEach(n.putArray("states")::add);
+            fsm.machines().actions(m.name()).forEach(n.putArray("actions")::add);
+        }
+        return out;
+    }
+
+    private static ObjectNode table(Machines machines, String name) {
+        Machine m = machines.machine(name).orElseThrow(() -> new Refused(Refused.Kind.NOT_FOUND, "unknown_machine",
+                "no machine \"" + name + "\""));
+        ObjectNode n = Json.object();
+        n.put("name", m.name());
+        n.put("initial_state", m.initial());
+        m.states().forEach(n.putArray("states")::add);
+        ArrayNode rows = n.putArray("transitions");
+        for (Transition t : machines.transitions(name)) {
+            ObjectNode row = rows.addObject();
+            row.put("from", t.from()).put("action", t.action()).put("to", t.to());
+            row.put("guard", t.guarded() ? t.rule().name() : null);
+            row.put("rule", t.rule().name()).put("salience", t.rule().salience());
+            row.put("file", t.rule().file()).put("line", t.rule().line());
+        }
+        n.put("mermaid", machines.mermaid(name));
+        return n;
+    }
+}

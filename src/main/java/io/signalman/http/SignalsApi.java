@@ -1,0 +1,43 @@
+package io.signalman.http;
+
+import io.signalman.Packs;
+import io.signalman.fsm.FsmService;
+import io.signalman.json.Json;
+import io.signalman.signals.SignalRequest;
+import io.signalman.signals.SignalStep;
+import io.vertx.ext.web.Router;
+
+/**
+ * Three-tier signal routing (SPEC 4.2). The strategy tier sees the agent's FSM state: the
+ * instance whose id is the agent's id, read when the signal is routed and logged as
+ * {@code state_before}.
+ */
+final class SignalsApi implements ApiModule {
+
+    static final String ROUTE = "/v1/signals/route";
+    static final String ADDRESS = "signalman.signals.route";
+
+    @Override
+    public void routes(Router router, Api api) {
+        router.post(ROUTE).handler(api.body()).handler(ctx -> {
+            if (!api.acceptsJson(ctx, false)) {
+                return;
+            }
+            byte[] body = Api.bodyBytes(ctx);
+            boolean explain = Api.explain(ctx);
+            api.blocking(ctx, 200, () -> route(api, ROUTE, body, explain));
+        });
+    }
+
+    @Override
+    public void addresses(Api api) {
+        api.reply(ADDRESS, (body, explain) -> route(api, ADDRESS, body, explain));
+    }
+
+    private static byte[] route(Api api, String endpoint, byte[] body, boolean explain) throws Exception {
+        SignalRequest r = SignalRequest.parse(Json.parse(body));
+        FsmService fsm = FsmApi.service(api);
+        SignalStep step = new SignalStep(r.agent(), r.signal().kind(), r.signal().payload(), fsm.ofAgent(r.agent()).orElse(null));
+        return Json.bytes(api.decisions().commit(Packs.SIGNALS, endpoint, step, api.decisions().evaluate(Packs.SIGNALS, step, explain)));
+    }
+}

@@ -1,0 +1,8 @@
+package io.signalman.signals;
+
+/**
+ * The fact strategy-tier routes test: the agent's FSM instance (the one whose id is the agent's
+ * id), present only when the agent has one.
+ */
+public record AgentFsm(String agent, String machine, String state) {
+}

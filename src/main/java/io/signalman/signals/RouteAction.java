@@ -1,0 +1,47 @@
+package io.signalman.signals;
+
+import io.signalman.engine.Collector;
+import java.util.Set;
+
+/**
+ * The signals pack's {@code decide}: {@code decide.action("graceful_stop")},
+ * {@code decide.action("transition", "command-mode")}, {@code decide.action("custom", "escalate")}.
+ */
+public final class RouteAction implements Collector {
+
+    static final Set<String> PLAIN = Set.of("continue", "graceful_stop", "force_stop");
+    static final Set<String> WITH_VALUE = Set.of("transition", "custom");
+
+    private String type;
+    private String value;
+
+    @Override
+    public void reset() {
+        type = null;
+        value = null;
+    }
+
+    public void action(String type) {
+        if (!PLAIN.contains(type)) {
+            throw new IllegalArgumentException("action \"" + type + "\" " + (WITH_VALUE.contains(type)
+                    ? "needs a value: decide.action(\"" + type + "\", \"...\")" : "is not one of " + PLAIN + " or " + WITH_VALUE));
+        }
+        this.type = type;
+    }
+
+    public void action(String type, String value) {
+        if (!WITH_VALUE.contains(type) || value == null || value.isBlank()) {
+            throw new IllegalArgumentException("decide.action(type, value) takes transition or custom and a non-blank value");
+        }
+        this.type = type;
+        this.value = value;
+    }
+
+    String type() {
+        return type;
+    }
+
+    String value() {
+        return value;
+    }
+}

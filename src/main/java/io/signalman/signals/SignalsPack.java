@@ -1,0 +1,138 @@
+package io.signalman.signals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.Collector;
+import io.signalman.engine.CompiledPack;
+import io.signalman.engine.Decision;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.Evaluation;
+import io.signalman.engine.Invariant;
+import io.signalman.engine.PackDefinition;
+import io.signalman.engine.Phase;
+import io.signalman.engine.ReferenceData;
+import io.signalman.engine.RuleBundle;
+import io.signalman.engine.Ulid;
+import io.signalman.fsm.FsmInstance;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import io.signalman.json.Payload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Three-tier signal routing (SPEC 4.2, seed 000). Each tier is an agenda-group focused in tier
+ * order, and all three share one activation group: the first tier with a matching route decides,
+ * whatever the saliences; salience orders routes within a tier. Agent and plugin routes live in
+ * {@code rules/signals/}; strategy routes beside their FSM machine, {@code rules/fsm/*.routes.drl}.
+ */
+public final class SignalsPack implements PackDefinition, DecisionPack<SignalStep, SignalDecision> {
+
+    public static final String NAME = "signals";
+    public static final List<String> TIERS = List.of("strategy", "agent", "plugin");
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PackDefinition definition() {
+        return this;
+    }
+
+    @Override
+    public boolean includes(String path) {
+        return path.startsWith("signals/") || path.startsWith("fsm/") && path.endsWith(".routes.drl");
+    }
+
+    @Override
+    public List<Phase> phases() {
+        return TIERS.stream().map(t -> new Phase(t, Phase.Kind.FIRST_MATCH)).toList();
+    }
+
+    @Override
+    public String firstMatchGroup() {
+        return "signal-route";
+    }
+
+    @Override
+    public ReferenceData loadReference(Map<String, byte[]> files) {
+        return ReferenceData.NONE;
+    }
+
+    @Override
+    public Collector newCollector(ReferenceData reference) {
+        return new RouteAction();
+    }
+
+    /** Routes one signal, given the agent's FSM state. Pure; blocking. */
+    @Override
+    public Decision<SignalDecision> decide(RuleBundle bundle, SignalStep step, boolean explain) {
+        CompiledPack pack = bundle.requirePack(NAME);
+        List<Object> facts = new ArrayList<>(2);
+        facts.add(new Signal(step.agent(), step.kind(), new Payload(step.payload())));
+        if (step.fsm() != null) {
+            facts.add(new AgentFsm(step.agent(), step.fsm().machine(), step.fsm().currentState()));
+        }
+        Evaluation<String[]> ev = pack.evaluate(facts, explain, (RouteAction a) -> new String[] {a.type(), a.value()});
+        SignalDecision d = ev.decidedBy() == null || ev.outcome()[0] == null ? SignalDecision.unroutedSignal()
+                : new SignalDecision(ev.outcome()[0], ev.outcome()[1], ev.decidedBy().agendaGroup(), false);
+        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d, new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+    }
+
+    /** A request with its recorded FSM state: {@code {"agent", "signal", "state_before"}} (for explain). */
+    @Override
+    public SignalStep parseInput(JsonNode json) throws InputException {
+        ObjectNode rest = json.isObject() ? ((ObjectNode) json).deepCopy() : Json.object();
+        JsonNode state = rest.remove("state_before");
+        return parseRecord(rest, state);
+    }
+
+    @Override
+    public SignalStep parseRecord(JsonNode input, JsonNode stateBefore) throws InputException {
+        SignalRequest r = SignalRequest.parse(input);
+        JsonNode fsm = stateBefore == null ? null : stateBefore.get("fsm");
+        try {
+            return new SignalStep(r.agent(), r.signal().kind(), r.signal().payload(),
+                    fsm == null || fsm.isNull() ? null : FsmInstance.fromSnapshot(fsm));
+        } catch (InputException e) {
+            throw e.within("state_before.fsm");
+        }
+    }
+
+    @Override
+    public JsonNode inputJson(SignalStep step) {
+        return SignalRequest.toJson(step);
+    }
+
+    @Override
+    public JsonNode stateBefore(SignalStep step) {
+        ObjectNode n = Json.object();
+        n.set("fsm", step.fsm() == null ? Json.MAPPER.nullNode() : step.fsm().snapshot());
+        return n;
+    }
+
+    @Override
+    public ObjectNode outcomeJson(SignalDecision d) {
+        ObjectNode n = Json.object();
+        if (d.unrouted()) {
+            n.putNull("action");
+        } else {
+            ObjectNode a = n.putObject("action");
+            a.put("type", d.actionType());
+            if (d.actionValue() != null) {
+                a.put("value", d.actionValue());
+            }
+        }
+        n.put("tier", d.tier());
+        n.put("unrouted", d.unrouted());
+        return n;
+    }
+
+    @Override
+    public List<Invariant<SignalStep, SignalDecision>> invariants() {
+        return SignalsInvariants.ALL;
+    }
+}
