@@ -30,10 +30,12 @@ RULES ?= rules
 replay: build
 	bin/signalman replay --rules $(RULES) replay-fixtures
 
-## Re-record the broker's golden history through a real server (then review the diff).
+## Re-record golden histories through a real server (then review the diff): all packs, or
+## PACKS=signals (a comma-separated list) for some.
+PACKS ?= all
 fixtures:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
-	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.replay.FixtureRecorder replay-fixtures
+	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.replay.FixtureRecorder replay-fixtures $(PACKS)
 
 ## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
 format-check:

@@ -12,7 +12,7 @@ public record Action(String name, Payload payload) {
         return payload.has(field);
     }
 
-    public double number(String field) {
+    public Double number(String field) {
         return payload.number(field);
     }
 

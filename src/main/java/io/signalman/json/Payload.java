@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.node.NullNode;
  * A JSON payload as rule conditions read it: {@code number("quality") >= 0.7},
  * {@code flag("approved")}, {@code text("command") == "deploy"}, {@code has("command")}. A field
  * is a top-level name, or a JSON pointer when it starts with '/'. Missing or mistyped fields
- * read as "no": NaN for numbers (every comparison with NaN is false), false, null.
+ * read as "no": null for numbers and text (a Drools comparison with null is false), false for
+ * flags. NOTE: not NaN: Drools compares numbers like {@code Double.compareTo}, where NaN is
+ * greater than everything, so a missing quality would pass {@code number("quality") >= 0.7}.
  */
 public record Payload(JsonNode json) {
 
@@ -22,9 +24,9 @@ public record Payload(JsonNode json) {
         return !n.isMissingNode() && !n.isNull();
     }
 
-    public double number(String field) {
+    public Double number(String field) {
         JsonNode n = at(field);
-        return n.isNumber() ? n.doubleValue() : Double.NaN;
+        return n.isNumber() ? n.doubleValue() : null;
     }
 
     public boolean flag(String field) {

@@ -13,7 +13,7 @@ public record Signal(String agent, String kind, Payload payload) {
         return payload.has(field);
     }
 
-    public double number(String field) {
+    public Double number(String field) {
         return payload.number(field);
     }
 

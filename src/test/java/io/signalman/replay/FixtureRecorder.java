@@ -41,6 +41,15 @@ public final class FixtureRecorder {
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "replay-fixtures");
+        if (args.length < 2 || args[1].equals("all") || args[1].contains("broker")) {
+            recordBroker(out);
+        }
+        if (args.length < 2 || args[1].equals("all") || args[1].contains("signals")) {
+            SignalsFsmFixtures.record(out);
+        }
+    }
+
+    static void recordBroker(Path out) throws Exception {
         record(TestBundles.RULES, crafted(), seeded(320, 20261121L), out.resolve("broker/history.jsonl"));
         Path scenario = out.resolve("broker/registry-without-traders");
         Path rules = Files.createTempDirectory("signalman-no-traders");
