@@ -1,0 +1,104 @@
+package io.signalman.fsm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.signalman.Packs;
+import io.signalman.TestBundles;
+import io.signalman.engine.BundleError;
+import io.signalman.engine.BundleException;
+import io.signalman.engine.BundleFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code signalman check} on FSM machines and signal routes (issue 3, SPEC 3.2). */
+class FsmCheckTest {
+
+    @TempDir
+    Path tmp;
+
+    private List<BundleError> errors(Path rules) throws Exception {
+        try {
+            Packs.compiler().compile(BundleFiles.read(rules));
+            return List.of();
+        } catch (BundleException e) {
+            return e.errors();
+        }
+    }
+
+    private static int lineOf(Path file, String text) throws Exception {
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError(text + " not in " + file);
+    }
+
+    @Test
+    void aTransitionToAnUndeclaredStateIsAnErrorAtItsRule() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        Path drl = rules.resolve("fsm/review-flow.drl");
+        TestBundles.edit(drl, "decide.to(\"revising\");", "decide.to(\"revisng\");");
+
+        List<BundleError> errors = errors(rules);
+
+        assertEquals(1, errors.size(), errors.toString());
+        assertEquals("fsm/review-flow.drl", errors.get(0).file());
+        assertEquals(lineOf(drl, "rule \"a review below the quality bar"), errors.get(0).line());
+        assertTrue(errors.get(0).message().contains("\"revisng\", which machine review-flow does not declare"));
+    }
+
+    @Test
+    void aTransitionRuleThatDoesNotNameItsActionIsAnError() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        TestBundles.edit(rules.resolve("fsm/transaction.drl"), "Action( name == \"abort\" )", "Action( )");
+        assertTrue(errors(rules).get(0).message().contains("does not name its action"), errors(rules).toString());
+    }
+
+    @Test
+    void aSignalRouteWithNoTierIsAnError() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        Path drl = rules.resolve("signals/plugins.drl");
+        TestBundles.edit(drl, "agenda-group \"plugin\" activation-group \"signal-route\" salience 100",
+                "activation-group \"signal-route\" salience 100");
+
+        List<BundleError> errors = errors(rules);
+
+        assertEquals(1, errors.size(), errors.toString());
+        assertEquals("signals/plugins.drl", errors.get(0).file());
+        assertTrue(errors.get(0).message().contains("has no tier"), errors.get(0).message());
+    }
+
+    @Test
+    void aMachineWhoseInitialStateIsNotOneOfItsStatesIsAnErrorAtItsLine() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        TestBundles.edit(rules.resolve("fsm/machines.json"), "\"initial\": \"idle\", \"states\": [\"idle\", \"processing\"]",
+                "\"initial\": \"ready\", \"states\": [\"idle\", \"processing\"]");
+        List<BundleError> errors = errors(rules);
+        assertEquals("fsm/machines.json", errors.get(0).file());
+        assertEquals(4, errors.get(0).line());
+    }
+
+    @Test
+    void transitionsOfDifferentActionsWithEqualSalienceAreNoTie() throws Exception {
+        var bundle = Packs.compiler().compile(BundleFiles.read(TestBundles.RULES));
+        assertEquals(List.of(), bundle.warnings());
+    }
+
+    @Test
+    void theTransitionTableAndDiagramAreReadFromTheRules() {
+        Machines m = TestBundles.shipped().requirePack("fsm").reference().as(Machines.class);
+        assertEquals(List.of("a review of good quality is done", "a review below the quality bar goes back for revision"),
+                m.candidates("review-flow", "running", "review").stream().map(t -> t.rule().name()).toList());
+        assertEquals(List.of("finish", "review"), m.validActions("review-flow", "running"));
+        String diagram = m.mermaid("review-flow");
+        assertTrue(diagram.startsWith("stateDiagram-v2\n    [*] --> idle\n"), diagram);
+        assertTrue(diagram.contains("running --> done : review [a review of good quality is done]"), diagram);
+        assertTrue(diagram.contains("revising --> running : restart [no guard]"), diagram);
+    }
+}
