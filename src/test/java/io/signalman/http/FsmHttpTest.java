@@ -1,0 +1,698 @@
+package io.signalman.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * FSM instances and machines (SPEC 3.5, 4.3, seed 002) over HTTP and the event bus, against the
+ * shipped machines review-flow and transaction on a real server with an admin token. The server is
+ * shared by the class; every test works on instances of its own (ids from {@link #fresh}).
+ */
+class FsmHttpTest {
+
+    private static final String INSTANCES = "/v1/fsm/instances";
+    private static final String MACHINES = "/v1/fsm/machines";
+    private static final String ADMIN_TOKEN = "test-admin-token";
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @TempDir
+    static Path data;
+
+    private static Server server;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = start(data);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    // ---- machine review-flow (seed 002) -------------------------------------------------------
+
+    @Test
+    void creatingAnInstanceReturns201WithItsSnapshotInTheInitialState() {
+        String id = "review-" + IDS.incrementAndGet();
+
+        JsonNode s = json(post(server, INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"review-flow\"}"), 201);
+
+        assertEquals("fsm", s.get("type").asText());
+        assertEquals("review-flow", s.get("machine").asText());
+        assertEquals("idle", s.get("current_state").asText());
+        assertEquals(id, s.get("id").asText());
+        assertEquals("idle", state(id));
+    }
+
+    @Test
+    void startMovesAnIdleReviewToRunning() {
+        String id = fresh("review-flow");
+
+        JsonNode d = actOk(id, "start", null);
+
+        assertMoved(d, "idle", "running", "an idle review starts running");
+        assertEquals("review-flow", d.get("machine").asText());
+        assertEquals("running", state(id));
+    }
+
+    @Test
+    void aReviewOfGoodQualityIsDone() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        JsonNode d = actOk(id, "review", "{\"quality\": 0.9}");
+
+        assertMoved(d, "running", "done", "a review of good quality is done");
+        assertEquals("done", state(id));
+    }
+
+    @Test
+    void aReviewAtExactlyTheBarIsDone() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        assertMoved(actOk(id, "review", "{\"quality\": 0.7}"), "running", "done", "a review of good quality is done");
+    }
+
+    @Test
+    void aReviewBelowTheBarGoesToRevisingAndARestartRunsItAgain() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        JsonNode review = actOk(id, "review", "{\"quality\": 0.3}");
+        assertMoved(review, "running", "revising", "a review below the quality bar goes back for revision");
+        assertEquals("revising", state(id));
+
+        JsonNode restart = actOk(id, "restart", null);
+        assertMoved(restart, "revising", "running", "a revised review runs again");
+        assertEquals("running", state(id));
+    }
+
+    // A missing or non-numeric quality reads as NaN (Payload.number); the guard must fail on it,
+    // which Drools' numeric >= (Double.compare, NaN above every number) does not do by itself.
+    @Test
+    void aReviewWithoutAPayloadFailsTheQualityGuardAndGoesToRevising() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        JsonNode d = json(post(server, actions(id), "{\"action\": \"review\"}"), 200);
+
+        assertMoved(d, "running", "revising", "a review below the quality bar goes back for revision");
+    }
+
+    @Test
+    void aReviewWithAQualityThatIsNotANumberGoesToRevising() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        assertMoved(actOk(id, "review", "{\"quality\": \"0.9\"}"), "running", "revising",
+                "a review below the quality bar goes back for revision");
+    }
+
+    @Test
+    void finishEndsARunningReviewWithoutAQualityCheck() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        assertMoved(actOk(id, "finish", null), "running", "done", "a running review that finishes is done");
+    }
+
+    @Test
+    void anActionWithNoRuleFromTheCurrentStateIsAnInvalidTransitionAndChangesNothing() {
+        // Given a running review
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        // When it is started again
+        JsonNode e = json(post(server, actions(id), "{\"action\": \"start\"}"), 409);
+
+        // Then it is refused with the state, the action and the valid actions, sorted
+        assertEquals("invalid_transition", e.get("error").asText());
+        assertEquals("running", e.get("current_state").asText());
+        assertEquals("start", e.get("action").asText());
+        assertEquals(List.of("finish", "review"), strings(e.get("valid_actions")));
+        assertTrue(e.get("message").isTextual(), e.toString());
+        assertEquals("running", state(id));
+    }
+
+    @Test
+    void anUnknownActionIsAnInvalidTransition() {
+        String id = fresh("review-flow");
+
+        JsonNode e = json(post(server, actions(id), "{\"action\": \"launch\"}"), 409);
+
+        assertEquals("invalid_transition", e.get("error").asText());
+        assertEquals("idle", e.get("current_state").asText());
+        assertEquals(List.of("start"), strings(e.get("valid_actions")));
+        assertEquals("idle", state(id));
+    }
+
+    @Test
+    void aDoneReviewHasNoValidActions() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+        actOk(id, "finish", null);
+
+        JsonNode e = json(post(server, actions(id), "{\"action\": \"restart\"}"), 409);
+
+        assertEquals("invalid_transition", e.get("error").asText());
+        assertEquals(List.of(), strings(e.get("valid_actions")));
+        assertEquals("done", state(id));
+    }
+
+    // ---- machine transaction: a guard with no fallback ----------------------------------------
+
+    @Test
+    void anUnapprovedCommitIsGuardRejectedNamingTheGuardAndLeavesTheTransactionProcessing() {
+        String id = fresh("transaction");
+        actOk(id, "begin", null);
+
+        JsonNode e = json(post(server, actions(id), "{\"action\": \"commit\", \"payload\": {\"approved\": false}}"), 409);
+
+        assertEquals("guard_rejected", e.get("error").asText());
+        assertEquals("processing", e.get("current_state").asText());
+        assertEquals("commit", e.get("action").asText());
+        assertEquals(List.of("an approved commit completes the transaction"), strings(e.get("guards")));
+        assertTrue(e.get("message").isTextual(), e.toString());
+        assertEquals("processing", state(id));
+    }
+
+    @Test
+    void aCommitWithoutAPayloadIsGuardRejected() {
+        String id = fresh("transaction");
+        actOk(id, "begin", null);
+
+        JsonNode e = json(post(server, actions(id), "{\"action\": \"commit\"}"), 409);
+
+        assertEquals("guard_rejected", e.get("error").asText());
+        assertEquals("processing", state(id));
+    }
+
+    @Test
+    void anApprovedCommitCompletesTheTransaction() {
+        String id = fresh("transaction");
+        assertMoved(actOk(id, "begin", null), "idle", "processing", "an idle transaction begins processing");
+
+        JsonNode d = actOk(id, "commit", "{\"approved\": true}");
+
+        assertMoved(d, "processing", "idle", "an approved commit completes the transaction");
+        assertEquals("idle", state(id));
+    }
+
+    @Test
+    void anAbortRollsTheTransactionBack() {
+        String id = fresh("transaction");
+        actOk(id, "begin", null);
+
+        assertMoved(actOk(id, "abort", null), "processing", "idle", "an abort rolls the transaction back");
+        assertEquals("idle", state(id));
+    }
+
+    // ---- machines -----------------------------------------------------------------------------
+
+    @Test
+    void theMachinesListNamesBothMachinesWithInitialStateStatesAndActions() {
+        JsonNode list = json(get(MACHINES), 200);
+
+        assertTrue(list.isArray(), list.toString());
+        JsonNode review = machine(list, "review-flow");
+        assertEquals("idle", review.get("initial_state").asText());
+        assertEquals(Set.of("idle", "running", "revising", "done"), Set.copyOf(strings(review.get("states"))));
+        assertEquals(Set.of("start", "finish", "review", "restart"), Set.copyOf(strings(review.get("actions"))));
+        JsonNode transaction = machine(list, "transaction");
+        assertEquals("idle", transaction.get("initial_state").asText());
+        assertEquals(Set.of("idle", "processing"), Set.copyOf(strings(transaction.get("states"))));
+        assertEquals(Set.of("begin", "commit", "abort"), Set.copyOf(strings(transaction.get("actions"))));
+    }
+
+    @Test
+    void aMachinesTableHasEveryTransitionWithItsGuardAndSalienceAndAMermaidDiagram() {
+        JsonNode m = json(get(MACHINES + "/review-flow"), 200);
+
+        JsonNode rows = m.get("transitions");
+        assertEquals(5, rows.size(), rows.toString());
+        for (JsonNode r : rows) {
+            for (String f : List.of("from", "action", "to", "guard", "rule", "salience")) {
+                assertTrue(r.has(f), "row lacks " + f + ": " + r);
+            }
+        }
+        JsonNode good = row(rows, "a review of good quality is done");
+        assertEquals("running", good.get("from").asText());
+        assertEquals("review", good.get("action").asText());
+        assertEquals("done", good.get("to").asText());
+        assertEquals("a review of good quality is done", good.get("guard").asText());
+        assertEquals(200, good.get("salience").asInt());
+        JsonNode revise = row(rows, "a review below the quality bar goes back for revision");
+        assertEquals("revising", revise.get("to").asText());
+        assertTrue(revise.get("guard").isNull(), "the fallback has no guard: " + revise);
+        assertEquals(150, revise.get("salience").asInt());
+        JsonNode start = row(rows, "an idle review starts running");
+        assertEquals(List.of("idle", "start", "running"),
+                List.of(start.get("from").asText(), start.get("action").asText(), start.get("to").asText()));
+        // the guarded review is listed before the fallback it is tried before
+        List<String> rules = StreamSupport.stream(rows.spliterator(), false).map(r -> r.get("rule").asText()).toList();
+        assertTrue(rules.indexOf("a review of good quality is done")
+                < rules.indexOf("a review below the quality bar goes back for revision"), rules.toString());
+
+        String mermaid = m.get("mermaid").asText();
+        assertTrue(mermaid.startsWith("stateDiagram-v2"), mermaid);
+        assertTrue(mermaid.contains("[*] --> idle"), mermaid);
+        assertTrue(mermaid.contains("idle --> running : start"), mermaid);
+        assertTrue(mermaid.contains("running --> done : review"), mermaid);
+        assertTrue(mermaid.contains("running --> revising : review"), mermaid);
+        assertTrue(mermaid.contains("revising --> running : restart"), mermaid);
+    }
+
+    @Test
+    void theTransactionTableHasOnlyAGuardedCommit() {
+        JsonNode rows = json(get(MACHINES + "/transaction"), 200).get("transitions");
+
+        List<JsonNode> commits = StreamSupport.stream(rows.spliterator(), false)
+                .filter(r -> r.get("action").asText().equals("commit")).toList();
+        assertEquals(1, commits.size(), rows.toString());
+        assertEquals("an approved commit completes the transaction", commits.get(0).get("guard").asText());
+    }
+
+    @Test
+    void anUnknownMachineIs404() {
+        JsonNode e = error(get(MACHINES + "/no-such-machine"), 404);
+
+        assertEquals("unknown_machine", e.get("error").asText());
+    }
+
+    // ---- instance errors ----------------------------------------------------------------------
+
+    @Test
+    void readingAnUnknownInstanceIs404() {
+        error(get(INSTANCES + "/never-created"), 404);
+    }
+
+    @Test
+    void actingOnAnUnknownInstanceIs404() {
+        error(post(server, actions("never-created"), "{\"action\": \"start\"}"), 404);
+    }
+
+    @Test
+    void creatingAnExistingIdIs409AndLeavesTheInstanceAsItWas() {
+        String id = fresh("review-flow");
+        actOk(id, "start", null);
+
+        JsonNode e = error(post(server, INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"transaction\"}"), 409);
+
+        assertEquals("instance_exists", e.get("error").asText());
+        JsonNode s = json(get(INSTANCES + "/" + id), 200);
+        assertEquals("review-flow", s.get("machine").asText());
+        assertEquals("running", s.get("current_state").asText());
+    }
+
+    @Test
+    void creatingAnInstanceOfAnUnknownMachineIs422() {
+        JsonNode e = error(post(server, INSTANCES, "{\"id\": \"orphan-" + IDS.incrementAndGet() + "\", \"machine\": \"nope\"}"), 422);
+
+        assertEquals("unknown_machine", e.get("error").asText());
+    }
+
+    @Test
+    void creatingWithoutAMachineIsRefusedNamingTheField() {
+        JsonNode e = error(post(server, INSTANCES, "{\"id\": \"no-machine\"}"), 400);
+
+        assertEquals("machine", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void anActionBodyWithAnUnknownFieldIsRefusedNamingIt() {
+        String id = fresh("review-flow");
+
+        JsonNode e = error(post(server, actions(id), "{\"action\": \"start\", \"paylod\": {}}"), 400);
+
+        assertEquals("paylod", e.get("details").get("field").asText());
+        assertEquals("idle", state(id));
+    }
+
+    // ---- restore (admin) ----------------------------------------------------------------------
+
+    @Test
+    void restoringWithoutATokenIs401AndChangesNothing() {
+        String id = fresh("review-flow");
+
+        error(put(id, snapshot("review-flow", "revising"), null), 401);
+
+        assertEquals("idle", state(id));
+    }
+
+    @Test
+    void restoringWithAWrongTokenIs403AndChangesNothing() {
+        String id = fresh("review-flow");
+
+        error(put(id, snapshot("review-flow", "revising"), "not-the-token"), 403);
+
+        assertEquals("idle", state(id));
+    }
+
+    @Test
+    void restoringWithTheAdminTokenSetsTheStateAndTheNextActionAppliesFromIt() {
+        // Given an idle review
+        String id = fresh("review-flow");
+
+        // When a checkpoint in revising is restored
+        JsonNode restored = json(put(id, snapshot("review-flow", "revising"), ADMIN_TOKEN), 200);
+
+        // Then the instance is in revising, and restart moves it on from there
+        assertEquals("revising", restored.get("current_state").asText());
+        assertEquals("revising", state(id));
+        assertMoved(actOk(id, "restart", null), "revising", "running", "a revised review runs again");
+    }
+
+    @Test
+    void restoringAStateTheMachineDoesNotDefineIs422AndChangesNothing() {
+        String id = fresh("review-flow");
+
+        JsonNode e = error(put(id, snapshot("review-flow", "paused"), ADMIN_TOKEN), 422);
+
+        assertEquals("unknown_state", e.get("error").asText());
+        assertEquals("idle", state(id));
+    }
+
+    @Test
+    void restoringAnUnknownMachineIs422() {
+        String id = fresh("review-flow");
+
+        error(put(id, snapshot("no-such-machine", "idle"), ADMIN_TOKEN), 422);
+
+        assertEquals("idle", state(id));
+    }
+
+    // ---- concurrency (SPEC 3.5: compare-and-set) ----------------------------------------------
+
+    @Test
+    void sixteenConcurrentBeginsApplyExactlyOnce() {
+        // Given an idle transaction
+        String id = fresh("transaction");
+
+        // When 16 begins are sent at once
+        List<HttpResponse<String>> responses = concurrently(id, 16, i -> "begin");
+
+        // Then exactly one moved it, the other 15 were refused from processing, and it is processing
+        List<HttpResponse<String>> moved = responses.stream().filter(r -> r.statusCode() == 200).toList();
+        assertEquals(1, moved.size(), () -> statuses(responses));
+        assertMoved(json(moved.get(0), 200), "idle", "processing", "an idle transaction begins processing");
+        for (HttpResponse<String> r : responses) {
+            if (r.statusCode() != 200) {
+                JsonNode e = json(r, 409);
+                assertEquals("invalid_transition", e.get("error").asText());
+                assertEquals("processing", e.get("current_state").asText());
+                assertEquals(List.of("abort", "commit"), strings(e.get("valid_actions")));
+            }
+        }
+        assertEquals("processing", state(id));
+    }
+
+    @Test
+    void concurrentBeginsAndAbortsApplyAsSomeSerialOrder() {
+        // Given an idle transaction
+        String id = fresh("transaction");
+
+        // When 24 begins and aborts, alternating, are sent at once
+        List<HttpResponse<String>> responses = concurrently(id, 24, i -> i % 2 == 0 ? "begin" : "abort");
+
+        // Then every response is a move or a refusal; the moves alternate begin/abort from idle, so the
+        // count of moves fixes the final state (no move was lost and none applied twice)
+        int begins = 0;
+        int aborts = 0;
+        for (HttpResponse<String> r : responses) {
+            JsonNode d = json(r, r.statusCode() == 200 ? 200 : 409);
+            if (r.statusCode() == 200) {
+                if (d.get("to").asText().equals("processing")) {
+                    assertEquals("idle", d.get("from").asText());
+                    begins++;
+                } else {
+                    assertEquals(List.of("processing", "idle"), List.of(d.get("from").asText(), d.get("to").asText()));
+                    aborts++;
+                }
+            } else {
+                assertEquals("invalid_transition", d.get("error").asText());
+            }
+        }
+        assertTrue(begins >= 1, "the first begin in any serial order moves an idle transaction");
+        assertTrue(begins - aborts == 0 || begins - aborts == 1,
+                "moves alternate from idle: " + begins + " begins, " + aborts + " aborts");
+        assertEquals(begins == aborts ? "idle" : "processing", state(id),
+                begins + " begins and " + aborts + " aborts moved it");
+    }
+
+    // ---- SPEC 6: the decision log records state_before ---------------------------------------
+
+    @Test
+    void theDecisionLogRecordsTheStateEachActionWasDecidedFrom(@TempDir Path otherData) throws Exception {
+        // Given a second server with its own data directory, and a transaction moved and refused
+        List<String> ids = new ArrayList<>();
+        try (Server second = start(otherData)) {
+            json(post(second, INSTANCES, "{\"id\": \"logged\", \"machine\": \"transaction\"}"), 201);
+            ids.add(json(post(second, actions("logged"), "{\"action\": \"begin\"}"), 200).get("decision_id").asText());
+            ids.add(json(post(second, actions("logged"), "{\"action\": \"commit\", \"payload\": {\"approved\": false}}"), 409)
+                    .get("decision_id").asText());
+            ids.add(json(post(second, actions("logged"), "{\"action\": \"commit\", \"payload\": {\"approved\": true}}"), 200)
+                    .get("decision_id").asText());
+        }
+        // (close() is the clean shutdown that flushes the log)
+
+        // When the log is read
+        List<JsonNode> records = decisionRecords(otherData.resolve("decisions")).stream()
+                .filter(r -> r.get("pack").asText().equals("fsm")).toList();
+
+        // Then each action has a record with its input and the state it was decided from
+        assertEquals(ids, records.stream().map(r -> r.get("decision_id").asText()).toList());
+        List<String> before = List.of("idle", "processing", "processing");
+        for (int i = 0; i < records.size(); i++) {
+            JsonNode r = records.get(i);
+            assertEquals(FsmApi.ACTIONS, r.get("endpoint").asText());
+            assertEquals("logged", r.get("input").get("id").asText(), r.toString());
+            assertEquals(Json.parse("{\"type\": \"fsm\", \"machine\": \"transaction\", \"current_state\": \""
+                    + before.get(i) + "\"}"), r.get("state_before"), r.toString());
+        }
+        assertEquals("begin", records.get(0).get("input").get("action").asText());
+        assertEquals("processing", records.get(0).get("decision").get("to").asText());
+        assertEquals("guard_rejected", records.get(1).get("decision").get("error").asText());
+        assertEquals(Json.parse("{\"approved\": true}"), records.get(2).get("input").get("payload"));
+        assertEquals("idle", records.get(2).get("decision").get("to").asText());
+    }
+
+    // ---- SPEC 5: the event bus ----------------------------------------------------------------
+
+    @Test
+    void theEventBusAddressAppliesAnActionAndRepliesWithTheMove() throws Exception {
+        String id = fresh("review-flow");
+
+        Message<Object> reply = server.vertx().eventBus()
+                .request(FsmApi.ADDRESS, new JsonObject("{\"id\": \"" + id + "\", \"action\": \"start\", \"payload\": {}}"))
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+        assertMoved(Json.parse(((JsonObject) reply.body()).encode()), "idle", "running", "an idle review starts running");
+        assertEquals("running", state(id));
+    }
+
+    @Test
+    void aRefusedActionOnTheEventBusFailsWithCode409AndChangesNothing() throws Exception {
+        String id = fresh("review-flow");
+        JsonObject body = new JsonObject("{\"id\": \"" + id + "\", \"action\": \"restart\", \"payload\": {}}");
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> server.vertx().eventBus()
+                .request(FsmApi.ADDRESS, body).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
+
+        ReplyException reply = assertInstanceOf(ReplyException.class, e.getCause());
+        assertEquals(409, reply.failureCode());
+        JsonNode refusal = Json.parse(reply.getMessage());
+        assertEquals("invalid_transition", refusal.get("error").asText());
+        assertEquals("idle", refusal.get("current_state").asText());
+        assertEquals("idle", state(id));
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    private static Server start(Path dataDir) throws Exception {
+        ServerConfig d = ServerConfig.defaults();
+        return Server.start(new ServerConfig(d.host(), 0, d.rules(), d.fixtures(), dataDir, ADMIN_TOKEN, d.bodyLimit(),
+                d.workers(), d.fsync(), d.logQueue(), 200));
+    }
+
+    /** A new instance of {@code machine} with an id no other test uses. */
+    private static String fresh(String machine) {
+        String id = machine + "-" + IDS.incrementAndGet();
+        json(post(server, INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"" + machine + "\"}"), 201);
+        return id;
+    }
+
+    private static String actions(String id) {
+        return INSTANCES + "/" + id + "/actions";
+    }
+
+    private static String snapshot(String machine, String state) {
+        return "{\"type\": \"fsm\", \"machine\": \"" + machine + "\", \"current_state\": \"" + state + "\"}";
+    }
+
+    private static JsonNode actOk(String id, String action, String payloadJson) {
+        String body = "{\"action\": \"" + action + "\"" + (payloadJson == null ? "" : ", \"payload\": " + payloadJson) + "}";
+        return json(post(server, actions(id), body), 200);
+    }
+
+    private static String state(String id) {
+        JsonNode s = json(get(INSTANCES + "/" + id), 200);
+        assertEquals("fsm", s.get("type").asText(), s.toString());
+        return s.get("current_state").asText();
+    }
+
+    /** A 200 move: from, to, the deciding rule and its reason, and the metadata of SPEC 3.3. */
+    private static void assertMoved(JsonNode d, String from, String to, String rule) {
+        assertEquals(from, d.get("from").asText(), d.toString());
+        assertEquals(to, d.get("to").asText(), d.toString());
+        assertEquals(rule, d.get("rule").asText(), d.toString());
+        assertTrue(d.get("reason").isTextual() && !d.get("reason").asText().isBlank(), d.toString());
+        assertEquals(26, d.get("decision_id").asText().length(), d.toString());
+        assertTrue(d.get("rules_revision").asText().startsWith("sha256:"), d.toString());
+        List<String> fired = StreamSupport.stream(d.get("rules_fired").spliterator(), false)
+                .map(f -> f.get("rule").asText()).toList();
+        assertEquals(List.of(rule), fired, d.toString());
+        assertEquals("fsm", d.get("rules_fired").get(0).get("pack").asText(), d.toString());
+        assertTrue(!d.has("error"), d.toString());
+    }
+
+    /** Sends {@code n} actions to one instance at once; the responses in the order they were sent. */
+    private static List<HttpResponse<String>> concurrently(String id, int n, java.util.function.IntFunction<String> action) {
+        List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + actions(id)))
+                    .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"action\": \"" + action.apply(i) + "\"}")).build();
+            sent.add(CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+        }
+        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
+        return sent.stream().map(CompletableFuture::join).toList();
+    }
+
+    private static String statuses(List<HttpResponse<String>> responses) {
+        return responses.stream().map(r -> r.statusCode() + " " + r.body()).toList().toString();
+    }
+
+    private static JsonNode machine(JsonNode list, String name) {
+        return StreamSupport.stream(list.spliterator(), false).filter(m -> m.get("name").asText().equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError(name + " is not listed: " + list));
+    }
+
+    private static JsonNode row(JsonNode rows, String rule) {
+        return StreamSupport.stream(rows.spliterator(), false).filter(r -> r.get("rule").asText().equals(rule))
+                .findFirst().orElseThrow(() -> new AssertionError(rule + " is not in " + rows));
+    }
+
+    private static HttpResponse<String> post(Server to, String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.port() + path))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static HttpResponse<String> put(String id, String body, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + INSTANCES + "/" + id))
+                .header("content-type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            b.header("authorization", "Bearer " + token);
+        }
+        return send(b);
+    }
+
+    private static HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET());
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The body as JSON, after checking the status and that it says it is JSON. */
+    private static JsonNode json(HttpResponse<String> response, int status) {
+        assertEquals(status, response.statusCode(), () -> "body: " + response.body());
+        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"),
+                () -> "content-type: " + response.headers().firstValue("content-type"));
+        try {
+            return Json.parse(response.body());
+        } catch (InputException e) {
+            throw new AssertionError("response is not JSON: " + response.body(), e);
+        }
+    }
+
+    /** An error response: the status, and the {"error", "message", "details"?} shape of SPEC 5. */
+    private static JsonNode error(HttpResponse<String> response, int status) {
+        JsonNode e = json(response, status);
+        assertTrue(e.get("error").isTextual() && !e.get("error").asText().isBlank(), e.toString());
+        assertTrue(e.get("message").isTextual(), e.toString());
+        Set<String> allowed = Set.of("error", "message", "details");
+        e.fieldNames().forEachRemaining(f -> assertTrue(allowed.contains(f), "unexpected key " + f + " in " + e));
+        return e;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        assertNotNull(array, "expected an array");
+        assertTrue(array.isArray(), "expected an array, got " + array);
+        return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    }
+
+    private static List<JsonNode> decisionRecords(Path dir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
+        }
+        List<JsonNode> records = new ArrayList<>();
+        for (Path f : files) {
+            for (String line : Files.readAllLines(f)) {
+                try {
+                    records.add(Json.parse(line));
+                } catch (InputException e) {
+                    throw new AssertionError(f + " has a line that is not JSON: " + line, e);
+                }
+            }
+        }
+        return records;
+    }
+}
