@@ -18,12 +18,18 @@ public final class Engine {
 
     private final Path rulesDir;
     private final BundleCompiler compiler;
+    private final Gate gate;
     private final AtomicReference<RuleBundle> active = new AtomicReference<>();
     private final AtomicReference<Refusal> lastRefused = new AtomicReference<>();
 
     public Engine(Path rulesDir, BundleCompiler compiler) {
+        this(rulesDir, compiler, Gate.NONE);
+    }
+
+    public Engine(Path rulesDir, BundleCompiler compiler, Gate gate) {
         this.rulesDir = rulesDir;
         this.compiler = compiler;
+        this.gate = gate;
     }
 
     public Path rulesDir() {
@@ -31,15 +37,20 @@ public final class Engine {
     }
 
     /**
-     * Compiles the rules directory and, if it is good, makes it the active bundle. Blocking: run
-     * on a worker thread. On failure the previous bundle keeps serving and the refusal is kept.
+     * Compiles the rules directory, runs the gate, and only if both pass makes it the active
+     * bundle. Blocking: run on a worker thread. Loads are serialized (a watcher and an admin may
+     * ask at once); on failure the previous bundle keeps serving and the refusal is kept.
      */
-    public RuleBundle load() throws BundleException {
+    public synchronized RuleBundle load() throws BundleException {
         String revision = null;
         try {
             BundleFiles files = BundleFiles.read(rulesDir);
             revision = files.revision();
             RuleBundle bundle = compiler.compile(files);
+            List<BundleError> refused = gate.check(bundle);
+            if (!refused.isEmpty()) {
+                throw new BundleException(refused);
+            }
             active.set(bundle);
             return bundle;
         } catch (BundleException e) {

@@ -35,6 +35,7 @@ public final class HttpApi extends VerticleBase {
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
+        router.post("/v1/rules/reload").handler(this::reload);
         Api api = new Api(vertx, decisions, workers, config);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         router.errorHandler(404, ctx -> Responses.error(ctx, ApiError.of(404, "not_found",
@@ -71,6 +72,28 @@ public final class HttpApi extends VerticleBase {
         } else {
             Responses.json(ctx, 200, Json.object().put("status", "ready").put("rules_revision", b.revision()));
         }
+    }
+
+    /** Admin: compile, gate and swap now; 200 with the new revision, or 422 with every reason. */
+    private void reload(RoutingContext ctx) {
+        Api api = new Api(vertx, decisions, workers, config);
+        if (!api.admin(ctx)) {
+            return;
+        }
+        api.respond(ctx, () -> {
+            String before = decisions.engine().current().map(RuleBundle::revision).orElse(null);
+            try {
+                RuleBundle b = decisions.engine().load();
+                return new Api.Reply(200, Json.bytes(Json.object().put("status", "loaded").put("revision", b.revision())
+                        .put("previous_revision", before).set("warnings", RulesView.errors(b.warnings()))));
+            } catch (io.signalman.engine.BundleException e) {
+                var body = ApiError.of(422, "bundle_refused", e.errors().size() + " reason(s) to refuse the new rules; still serving "
+                        + before).toJson();
+                body.put("revision", before);
+                body.putObject("details").set("errors", RulesView.errors(e.errors()));
+                return new Api.Reply(422, Json.bytes(body));
+            }
+        });
     }
 
     private void rules(RoutingContext ctx) {

@@ -5,7 +5,13 @@ import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
+import io.signalman.engine.BundleWatcher;
+import io.signalman.engine.Gate;
+import io.signalman.fsm.FsmService;
+import io.signalman.fsm.OrphanGate;
+import io.signalman.replay.ReplayGate;
 import io.signalman.state.StateStores;
+import java.util.List;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Signalman: the engine with its bundle, the decision log, Vert.x with the HTTP API and
- * the event-bus addresses. {@link #close()} is the graceful shutdown: stop accepting, finish what
+ * A running Signalman: the engine with its bundle and its reload gate (the golden history, no
+ * orphaned FSM state), a watcher that reloads when the rules or fixtures change, the decision
+ * log, Vert.x with the HTTP API and the event-bus addresses. {@link #close()} is the graceful shutdown: stop accepting, finish what
  * is in flight, write the decision log to disk, stop Vert.x.
  */
 public final class Server implements AutoCloseable {
@@ -26,13 +33,18 @@ public final class Server implements AutoCloseable {
     private final Engine engine;
     private final DecisionLog log;
     private final HttpApi http;
+    private final BundleWatcher watcher;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http) {
+    /** How often the rules and fixtures folders are looked at for changes. */
+    static final long WATCH_MILLIS = 250;
+
+    private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher) {
         this.vertx = vertx;
         this.engine = engine;
         this.log = log;
         this.http = http;
+        this.watcher = watcher;
     }
 
     /**
@@ -41,7 +53,9 @@ public final class Server implements AutoCloseable {
      * @throws BundleException when the rules do not compile: a server never starts on bad rules
      */
     public static Server start(ServerConfig config) throws BundleException {
-        Engine engine = new Engine(config.rules(), Packs.compiler());
+        StateStores stores = new StateStores();
+        Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
+        Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
         RuleBundle bundle = engine.load();
         LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
         bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
@@ -51,7 +65,7 @@ public final class Server implements AutoCloseable {
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
-        Decisions decisions = new Decisions(engine, log, new StateStores());
+        Decisions decisions = new Decisions(engine, log, stores);
         HttpApi http = new HttpApi(decisions, config);
         try {
             vertx.deployVerticle(http).await();
@@ -62,7 +76,9 @@ public final class Server implements AutoCloseable {
             throw e;
         }
         LOG.info("serving on http://{}:{} ({}); decision log {}", config.host(), http.port(), config, log.currentFile());
-        return new Server(vertx, engine, log, http);
+        BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
+                BundleWatcher.reloading(engine));
+        return new Server(vertx, engine, log, http, watcher);
     }
 
     public int port() {
@@ -87,6 +103,7 @@ public final class Server implements AutoCloseable {
             return;
         }
         LOG.info("shutting down: finishing in-flight requests");
+        watcher.close();
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
         } catch (Exception e) {

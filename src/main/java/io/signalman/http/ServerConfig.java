@@ -30,6 +30,14 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
     }
 
+    public ServerConfig withFixtures(Path f) {
+        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
+    }
+
+    public ServerConfig withAdminToken(String token) {
+        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
+    }
+
     public ServerConfig withData(Path d) {
         return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
     }

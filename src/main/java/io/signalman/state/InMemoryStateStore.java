@@ -43,6 +43,11 @@ public final class InMemoryStateStore<V> implements StateStore<V> {
         return map.size();
     }
 
+    @Override
+    public void forEach(java.util.function.BiConsumer<String, Versioned<V>> visitor) {
+        map.forEach(visitor);
+    }
+
     @SuppressWarnings("unchecked")
     private static <V> Versioned<V>[] newHolder() {
         return (Versioned<V>[]) new Versioned<?>[1];

@@ -22,4 +22,7 @@ public interface StateStore<V> {
     Versioned<V> put(String key, V value);
 
     int size();
+
+    /** Visits every entry (the reload gate checks that no live state is orphaned). */
+    void forEach(java.util.function.BiConsumer<String, Versioned<V>> visitor);
 }

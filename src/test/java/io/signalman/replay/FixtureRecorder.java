@@ -138,7 +138,9 @@ public final class FixtureRecorder {
         Path data = Files.createTempDirectory("signalman-record");
         List<String> all = new ArrayList<>(crafted);
         all.addAll(seeded);
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withData(data))) {
+        // No gate: a recording is made after a change, before the history is accepted.
+        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withData(data)
+                .withFixtures(data.resolve("no-fixtures")))) {
             HttpClient http = HttpClient.newHttpClient();
             for (String body : all) {
                 HttpResponse<String> res = http.send(HttpRequest.newBuilder(

@@ -27,7 +27,9 @@ final class ScriptedRecording implements AutoCloseable {
 
     ScriptedRecording(Path rules) throws Exception {
         data = Files.createTempDirectory("signalman-script");
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withData(data));
+        // No gate: a recording is made after a change, before the history is accepted.
+        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withData(data)
+                .withFixtures(data.resolve("no-fixtures")));
     }
 
     /** Posts a body and returns the status; the script decides which statuses it expects. */
