@@ -1,6 +1,7 @@
 package io.signalman;
 
 import io.signalman.broker.BrokerPack;
+import io.signalman.dispatch.DispatchPack;
 import io.signalman.engine.BundleCompiler;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.PackDefinition;
@@ -12,8 +13,9 @@ import java.util.Optional;
 public final class Packs {
 
     public static final BrokerPack BROKER = new BrokerPack();
+    public static final DispatchPack DISPATCH = new DispatchPack();
 
-    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER);
+    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER, DISPATCH);
 
     private Packs() {
     }
