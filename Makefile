@@ -30,7 +30,7 @@ RULES ?= rules
 replay: build
 	bin/signalman replay --rules $(RULES) replay-fixtures
 
-## Re-record the broker's golden history through a real server (then review the diff).
+## Re-record every pack's golden history through a real server (then review the diff).
 fixtures:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.replay.FixtureRecorder replay-fixtures

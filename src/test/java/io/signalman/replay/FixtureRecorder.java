@@ -48,6 +48,7 @@ public final class FixtureRecorder {
         Files.copy(scenario.resolve("reference/broker/org-chart.json"), copy.resolve("broker/org-chart.json"),
                 StandardCopyOption.REPLACE_EXISTING);
         record(copy, noTraders(), List.of(), scenario.resolve("history.jsonl"));
+        DispatchFixtures.record(out);
     }
 
     static String msg(String id, String from, String priority, String type, String subtype) {
@@ -126,6 +127,11 @@ public final class FixtureRecorder {
     }
 
     static void record(Path rules, List<String> crafted, List<String> seeded, Path target) throws Exception {
+        record(rules, "/v1/broker/route", crafted, seeded, target);
+    }
+
+    /** Posts every body to {@code endpoint} of a real server on {@code rules} and keeps its decision log as {@code target}. */
+    static void record(Path rules, String endpoint, List<String> crafted, List<String> seeded, Path target) throws Exception {
         Path data = Files.createTempDirectory("signalman-record");
         List<String> all = new ArrayList<>(crafted);
         all.addAll(seeded);
@@ -133,7 +139,7 @@ public final class FixtureRecorder {
             HttpClient http = HttpClient.newHttpClient();
             for (String body : all) {
                 HttpResponse<String> res = http.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + server.port() + "/v1/broker/route"))
+                                URI.create("http://127.0.0.1:" + server.port() + endpoint))
                         .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (res.statusCode() != 200) {
