@@ -1,6 +1,7 @@
 package io.signalman;
 
 import io.signalman.broker.BrokerPack;
+import io.signalman.dispatch.DispatchPack;
 import io.signalman.engine.BundleCompiler;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.PackDefinition;
@@ -16,8 +17,9 @@ public final class Packs {
     public static final BrokerPack BROKER = new BrokerPack();
     public static final SignalsPack SIGNALS = new SignalsPack();
     public static final FsmPack FSM = new FsmPack();
+    public static final DispatchPack DISPATCH = new DispatchPack();
 
-    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER, SIGNALS, FSM);
+    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER, SIGNALS, FSM, DISPATCH);
 
     private Packs() {
     }

@@ -5,7 +5,7 @@ import java.util.List;
 /** The API modules this build serves, in the order their routes are added. */
 final class ApiModules {
 
-    static final List<ApiModule> ALL = List.of(new BrokerApi(), new SignalsApi(), new FsmApi());
+    static final List<ApiModule> ALL = List.of(new BrokerApi(), new SignalsApi(), new FsmApi(), new DispatchApi());
 
     private ApiModules() {
     }

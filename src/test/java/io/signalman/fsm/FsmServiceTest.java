@@ -60,6 +60,11 @@ class FsmServiceTest {
         public int size() {
             return inner.size();
         }
+
+        @Override
+        public void forEach(java.util.function.BiConsumer<String, Versioned<FsmInstance>> visitor) {
+            inner.forEach(visitor);
+        }
     }
 
     private static FsmService service(StateStore<FsmInstance> store) {

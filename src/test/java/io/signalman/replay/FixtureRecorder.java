@@ -47,6 +47,9 @@ public final class FixtureRecorder {
         if (args.length < 2 || args[1].equals("all") || args[1].contains("signals")) {
             SignalsFsmFixtures.record(out);
         }
+        if (args.length < 2 || args[1].equals("all") || args[1].contains("dispatch")) {
+            DispatchFixtures.record(out);
+        }
     }
 
     static void recordBroker(Path out) throws Exception {
@@ -135,6 +138,11 @@ public final class FixtureRecorder {
     }
 
     static void record(Path rules, List<String> crafted, List<String> seeded, Path target) throws Exception {
+        record(rules, "/v1/broker/route", crafted, seeded, target);
+    }
+
+    /** Posts every body to {@code endpoint} of a real server on {@code rules} and keeps its decision log as {@code target}. */
+    static void record(Path rules, String endpoint, List<String> crafted, List<String> seeded, Path target) throws Exception {
         Path data = Files.createTempDirectory("signalman-record");
         List<String> all = new ArrayList<>(crafted);
         all.addAll(seeded);
@@ -144,7 +152,7 @@ public final class FixtureRecorder {
             HttpClient http = HttpClient.newHttpClient();
             for (String body : all) {
                 HttpResponse<String> res = http.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + server.port() + "/v1/broker/route"))
+                                URI.create("http://127.0.0.1:" + server.port() + endpoint))
                         .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (res.statusCode() != 200) {

@@ -1,0 +1,18 @@
+package io.signalman.dispatch;
+
+import java.util.Objects;
+
+/**
+ * Where an inbound message goes (SPEC 4.4): the agent, the normalized channel and account, which
+ * rule chose ({@code default}, {@code dispatch.rule} or {@code dispatch.rule:<name>}), the session
+ * policy and key, and the model.
+ */
+public record DispatchDecision(String agentId, String channel, String accountId, String matchedBy,
+                               SessionPolicy sessionPolicy, String sessionKey, ModelChoice model) {
+
+    public DispatchDecision {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(matchedBy, "matchedBy");
+        Objects.requireNonNull(sessionKey, "sessionKey");
+    }
+}

@@ -1,0 +1,136 @@
+package io.signalman.dispatch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.BundleError;
+import io.signalman.engine.BundleException;
+import io.signalman.engine.Collector;
+import io.signalman.engine.CompiledPack;
+import io.signalman.engine.Decision;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.Evaluation;
+import io.signalman.engine.Invariant;
+import io.signalman.engine.PackDefinition;
+import io.signalman.engine.Phase;
+import io.signalman.engine.ReferenceData;
+import io.signalman.engine.RuleBundle;
+import io.signalman.engine.RuleInfo;
+import io.signalman.engine.Ulid;
+import io.signalman.json.InputException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dispatch pack: inbound agent dispatch, session policy and model routing (SPEC 4.4,
+ * seed 004). Its one typed entry point is {@link #decide(RuleBundle, InboundMessage, boolean)}.
+ *
+ * <p>The platform normalizes the message into an {@link Inbound} view and extracts its
+ * {@link Features}; the {@code dispatch} rules (first match) choose the agent, the {@code score}
+ * rules (additive) weigh the features; the platform then resolves the agent, the session and the
+ * model.
+ */
+public final class DispatchPack implements PackDefinition, DecisionPack<InboundMessage, DispatchDecision> {
+
+    public static final String NAME = "dispatch";
+    public static final String DISPATCH_GROUP = "dispatch";
+    public static final String SCORE_GROUP = "score";
+
+    private static final List<Phase> PHASES = List.of(
+            new Phase(DISPATCH_GROUP, Phase.Kind.FIRST_MATCH),
+            new Phase(SCORE_GROUP, Phase.Kind.ADDITIVE));
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public PackDefinition definition() {
+        return this;
+    }
+
+    @Override
+    public List<Phase> phases() {
+        return PHASES;
+    }
+
+    @Override
+    public String firstMatchGroup() {
+        return DISPATCH_GROUP;
+    }
+
+    /** Reads agents.json and config.json, and the rules' short names and lint findings from the DRL. */
+    @Override
+    public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+        List<BundleError> errors = new ArrayList<>();
+        AgentRoster agents = AgentRoster.EMPTY;
+        DispatchConfig config = null;
+        try {
+            byte[] roster = files.get(AgentRoster.FILE);
+            agents = roster == null ? AgentRoster.EMPTY : AgentRoster.read(AgentRoster.FILE, roster);
+        } catch (BundleException e) {
+            errors.addAll(e.errors());
+        }
+        byte[] configBytes = files.get(DispatchConfig.FILE);
+        if (configBytes == null) {
+            errors.add(new BundleError(DispatchConfig.FILE, 0, 0, "the dispatch pack needs its config; create "
+                    + DispatchConfig.FILE + " with {\"session\": {...}, \"routing\": {\"heavy_model\": \"...\"}}"));
+        } else {
+            try {
+                config = DispatchConfig.read(DispatchConfig.FILE, configBytes);
+            } catch (BundleException e) {
+                errors.addAll(e.errors());
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new BundleException(errors);
+        }
+        // Reference facts are inserted into every session; the rules need none, they see the view.
+        return new ReferenceData(new DispatchReference(agents, config, DispatchRuleIndex.of(files)), List.of());
+    }
+
+    @Override
+    public Collector newCollector(ReferenceData reference) {
+        return new Dispatch();
+    }
+
+    /** Unconstrained dispatch rules, repeated short names, literals that can never match. */
+    @Override
+    public List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
+        return reference.as(DispatchReference.class).rules().findings();
+    }
+
+    /** Dispatches one inbound message. Blocking: call it from a worker thread. */
+    @Override
+    public Decision<DispatchDecision> decide(RuleBundle bundle, InboundMessage message, boolean explain) {
+        CompiledPack pack = bundle.requirePack(NAME);
+        DispatchReference ref = pack.reference().as(DispatchReference.class);
+        Inbound view = new Normalizer(ref.config().identityLinks()).view(message);
+        Features features = FeatureExtractor.extract(message.text(), message.history());
+        Evaluation<Dispatch.Result> ev = pack.evaluate(List.of(view, features), explain, Dispatch::result);
+        DispatchDecision d = Resolver.resolve(ref, view, features, ev.outcome(), ev.decidedBy());
+        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d,
+                new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+    }
+
+    @Override
+    public InboundMessage parseInput(JsonNode json) throws InputException {
+        return DispatchJson.parse(json);
+    }
+
+    @Override
+    public JsonNode inputJson(InboundMessage message) {
+        return DispatchJson.input(message);
+    }
+
+    @Override
+    public ObjectNode outcomeJson(DispatchDecision decision) {
+        return DispatchJson.outcome(decision);
+    }
+
+    @Override
+    public List<Invariant<InboundMessage, DispatchDecision>> invariants() {
+        return DispatchInvariants.ALL;
+    }
+}

@@ -1,0 +1,99 @@
+package io.signalman.dispatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.Packs;
+import io.signalman.TestBundles;
+import io.signalman.engine.RuleBundle;
+import io.signalman.replay.Archive;
+import io.signalman.replay.ReplayReport;
+import io.signalman.replay.Replayer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dispatch pack's golden history (replay-fixtures/dispatch): it replays unchanged, it fires
+ * every shipped dispatch and scoring rule, and every recorded decision is what the hand-written
+ * seed dispatcher decides.
+ */
+class DispatchFixturesTest {
+
+    private static final Path HISTORY = Path.of("replay-fixtures/dispatch");
+
+    @Test
+    void replayingTheHistoryAgainstTheShippedRulesChangesNothing() throws Exception {
+        ReplayReport report = new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
+        assertTrue(report.passed(), report::toText);
+        assertEquals(report.records(), report.unchanged());
+        assertTrue(report.records() >= 200, "records: " + report.records());
+    }
+
+    @Test
+    void everyShippedDispatchRuleIsExercisedByTheHistory() throws Exception {
+        ReplayReport report = new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
+        assertEquals(List.of(), report.neverFired().getOrDefault("dispatch", List.of()),
+                "rules no fixture exercises; record a message for each (make fixtures)");
+    }
+
+    @Test
+    void everyRecordedDecisionIsTheSeedsDecision() throws Exception {
+        RuleBundle shipped = TestBundles.shipped();
+        List<String> mismatches = new ArrayList<>();
+        for (Archive.ArchiveFile file : Archive.read(List.of(HISTORY)).files()) {
+            DispatchReference ref = shipped.withReference(file.reference()).requirePack("dispatch").reference()
+                    .as(DispatchReference.class);
+            SeedDispatcher seed = SeedDispatcher.of(ref);
+            for (Archive.Entry e : file.entries()) {
+                SeedDispatcher.Expected want = seed.dispatch(Packs.DISPATCH.parseInput(e.record().input()));
+                JsonNode got = e.record().decision();
+                Map<String, Object> fields = Map.of(
+                        "agent_id", want.agent(), "channel", want.channel(), "account_id", want.account(),
+                        "matched_by", want.matchedBy(), "session_key", want.sessionKey());
+                fields.forEach((f, v) -> {
+                    if (!v.equals(got.path(f).asText())) {
+                        mismatches.add(file.path() + ":" + e.line() + " " + f + " recorded " + got.get(f) + ", seed " + v);
+                    }
+                });
+                List<String> dims = new ArrayList<>();
+                got.path("session_policy").path("dimensions").forEach(n -> dims.add(n.asText()));
+                JsonNode model = got.path("model");
+                if (!dims.equals(want.dimensions()) || !model.path("name").asText().equals(want.model())
+                        || model.path("light").asBoolean() != want.light()
+                        || Math.abs(model.path("score").asDouble() - want.score()) > 1e-9) {
+                    mismatches.add(file.path() + ":" + e.line() + " recorded " + dims + " " + model + ", seed " + want);
+                }
+            }
+        }
+        assertEquals(List.of(), mismatches);
+    }
+
+    @Test
+    void theHistoryCoversTheSeedsExamplesAndEdgeCasesByName() throws Exception {
+        Set<String> ids = Archive.read(List.of(HISTORY)).files().stream().flatMap(f -> f.entries().stream())
+                .map(e -> e.record().input().path("id").asText()).collect(Collectors.toSet());
+        for (String id : List.of("seed-support-group", "seed-slack-mentions", "vip-telegram", "vip-slack", "forum-release-topic",
+                "community-guild", "unknown-agent-fallback", "cjk-long", "code-block", "attachment-data-uri",
+                "support-group-shouting", "at-threshold", "everything-capped")) {
+            assertTrue(ids.contains(id), "no fixture named " + id);
+        }
+    }
+
+    @Test
+    void theSeedsExamplesAreRecordedWithTheSeedsMatchedBy() throws Exception {
+        Map<String, JsonNode> byId = Archive.read(List.of(HISTORY)).files().stream().flatMap(f -> f.entries().stream())
+                .collect(Collectors.toMap(e -> e.record().input().path("id").asText(), e -> e.record().decision(), (a, b) -> a));
+        assertEquals("support", byId.get("seed-support-group").path("agent_id").asText());
+        assertEquals("dispatch.rule:support-group", byId.get("seed-support-group").path("matched_by").asText());
+        assertEquals("support", byId.get("seed-slack-mentions").path("agent_id").asText());
+        assertEquals("dispatch.rule:slack-mentions", byId.get("seed-slack-mentions").path("matched_by").asText());
+        assertEquals("assistant", byId.get("unknown-agent-fallback").path("agent_id").asText());
+        assertEquals("dispatch.rule:billing-account", byId.get("unknown-agent-fallback").path("matched_by").asText());
+    }
+}

@@ -1,0 +1,227 @@
+package io.signalman.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code POST /v1/dispatch} and the {@code signalman.dispatch} address (SPEC 4.4, 5) against a
+ * real server on a free loopback port: seed 004's examples end to end, and field-path errors.
+ */
+class DispatchHttpTest {
+
+    private static final String DISPATCH = "/v1/dispatch";
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @TempDir
+    static Path data;
+
+    private static Server server;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBlockedWarnMs(200));
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    // ---- seed 004's examples --------------------------------------------------------------------
+
+    @Test
+    void theTelegramSupportGroupGoesToSupportOverHttp() {
+        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"account\": \"\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"},"
+                + " \"sender\": \"U1\", \"message\": \"my order is late\"}"));
+
+        assertEquals("support", d.get("agent_id").asText());
+        assertEquals("dispatch.rule:support-group", d.get("matched_by").asText());
+        assertEquals("telegram", d.get("channel").asText());
+        assertEquals("default", d.get("account_id").asText());
+        assertEquals("the telegram support group goes to support", d.get("rule").asText());
+        assertEquals("dispatch", d.get("rules_fired").get(0).get("pack").asText());
+        assertTrue(d.get("decision_id").isTextual() && d.get("rules_revision").asText().startsWith("sha256:"));
+    }
+
+    @Test
+    void slackMentionsInWorkspaceT001GoToSupportOverHttp() {
+        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"Slack\", \"space\": {\"type\": \"workspace\", \"id\": \"T001\"},"
+                + " \"chat\": {\"type\": \"channel\", \"id\": \"C42\"}, \"sender\": \"U2\", \"mentioned\": true, \"message\": \"@bot help\"}"));
+
+        assertEquals("support", d.get("agent_id").asText());
+        assertEquals("dispatch.rule:slack-mentions", d.get("matched_by").asText());
+        assertEquals("slack", d.get("channel").asText());
+    }
+
+    @Test
+    void theResponseCarriesSessionPolicyKeyAndModel() throws Exception {
+        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"u9\", \"message\": \"```go\\nx\\n```\","
+                + " \"history\": [{\"role\": \"user\"}, {\"role\": \"assistant\", \"tool_calls\": 2}]}"));
+
+        assertEquals("default", d.get("matched_by").asText());
+        assertEquals("assistant", d.get("agent_id").asText());
+        assertEquals(Json.parse("[\"chat\",\"topic\",\"sender\"]"), d.get("session_policy").get("dimensions"));
+        assertTrue(d.get("session_policy").get("identity_links").has("vip-alice"));
+        assertTrue(d.get("session_key").asText().startsWith("agent:assistant:"));
+        JsonNode model = d.get("model");
+        assertEquals(0.5, model.get("score").asDouble(), "0.40 for the code block + 0.10 for two tool calls");
+        assertFalse(model.get("light").asBoolean());
+        assertEquals("claude-sonnet-4", model.get("name").asText());
+        assertEquals(1, model.get("features").get("code_block_count").asInt());
+        assertEquals(2, model.get("features").get("recent_tool_calls").asInt());
+        assertEquals(2, model.get("features").get("conversation_depth").asInt());
+    }
+
+    @Test
+    void identityLinkedSendersShareASessionKeyOverHttp() {
+        String key1 = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"555\"}")).get("session_key").asText();
+        String key2 = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"Alice@Example.com\"}")).get("session_key").asText();
+        assertEquals(key1, key2);
+    }
+
+    @Test
+    void aCjkMessageIsCountedPerCharacterOverHttp() {
+        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"message\": \"" + "我想了解一下这个系统".repeat(6) + "\"}"));
+        assertEquals(60, d.get("model").get("features").get("token_estimate").asInt());
+        assertEquals(0.15, d.get("model").get("score").asDouble());
+        assertTrue(d.get("model").get("light").asBoolean());
+    }
+
+    @Test
+    void explainListsTheDispatchRulesInFiringOrder() {
+        JsonNode d = ok(post(DISPATCH + "?explain=true", "{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"}}"));
+        JsonNode explain = d.get("explain");
+        assertEquals("the VIP customer goes to the concierge from any channel", explain.get(0).get("rule").asText());
+        assertEquals("not-matched", explain.get(0).get("status").asText());
+        assertEquals("fired", explain.get(1).get("status").asText());
+    }
+
+    @Test
+    void everyDispatchIsWrittenToTheDecisionLog() throws Exception {
+        ok(post(DISPATCH, "{\"id\": \"logged-dispatch\", \"channel\": \"line\"}"));
+        server.close();
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> files = Files.list(data.resolve("decisions"))) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                lines.addAll(Files.readAllLines(p));
+            }
+        }
+        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBlockedWarnMs(200));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("\"logged-dispatch\"") && l.contains("\"endpoint\":\"/v1/dispatch\"")
+                && l.contains("\"pack\":\"dispatch\"")));
+    }
+
+    // ---- errors: 400 naming the field path -------------------------------------------------------
+
+    @Test
+    void anUnknownFieldIs400NamingItsPath() {
+        JsonNode e = error(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"idd\": \"1\"}}"), 400);
+        assertEquals("chat.idd", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void aMissingChannelIs400NamingChannel() {
+        JsonNode e = error(post(DISPATCH, "{\"sender\": \"u1\"}"), 400);
+        assertEquals("channel", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void aWrongTypeIs400NamingItsPath() {
+        JsonNode e = error(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": -100123}}"), 400);
+        assertEquals("chat.id", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void aBadHistoryRoleIs400NamingItsIndex() {
+        JsonNode e = error(post(DISPATCH, "{\"channel\": \"telegram\", \"history\": [{\"role\": \"user\"}, {\"role\": \"robot\"}]}"), 400);
+        assertEquals("history[1].role", e.get("details").get("field").asText());
+    }
+
+    @Test
+    void malformedJsonIs400() {
+        assertEquals("malformed_json", error(post(DISPATCH, "{\"channel\": "), 400).get("error").asText());
+    }
+
+    // ---- the event bus --------------------------------------------------------------------------
+
+    @Test
+    void theEventBusAddressDispatchesLikeHttp() throws Exception {
+        Message<Object> reply = server.vertx().eventBus().request("signalman.dispatch",
+                new JsonObject("{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"}}"))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        JsonNode d = Json.parse(((JsonObject) reply.body()).encode());
+        assertEquals("dispatch.rule:support-group", d.get("matched_by").asText());
+    }
+
+    @Test
+    void aBadEventBusDispatchFailsWithCode400() {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> server.vertx().eventBus()
+                .request("signalman.dispatch", new JsonObject("{\"channel\": \"telegram\", \"bogus\": 1}"))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+        assertEquals(400, assertInstanceOf(ReplyException.class, e.getCause()).failureCode());
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    private static HttpResponse<String> post(String path, String body) {
+        try {
+            return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                    .header("content-type", "application/json").timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode json(HttpResponse<String> response, int status) {
+        assertEquals(status, response.statusCode(), () -> "body: " + response.body());
+        try {
+            return Json.parse(response.body());
+        } catch (InputException e) {
+            throw new AssertionError("response is not JSON: " + response.body(), e);
+        }
+    }
+
+    private static JsonNode ok(HttpResponse<String> response) {
+        return json(response, 200);
+    }
+
+    private static JsonNode error(HttpResponse<String> response, int status) {
+        JsonNode e = json(response, status);
+        assertTrue(e.get("error").isTextual() && e.get("message").isTextual(), e.toString());
+        return e;
+    }
+}
