@@ -1,0 +1,184 @@
+package io.signalman.reload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.Await;
+import io.signalman.TestBundles;
+import io.signalman.cli.CliRunner;
+import io.signalman.http.Server;
+import io.signalman.http.ServerConfig;
+import io.signalman.json.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hot reload with its gate (SPEC 3.6): a changed rule goes live when it compiles and the golden
+ * history accepts it, and is refused, with its reasons, when it does not compile, changes a
+ * recorded decision that was not accepted, breaks an invariant, or strands live FSM state.
+ */
+class ReloadTest {
+
+    private static final String TOKEN = "reload-test-token";
+    private static final String TOOL = "decide.primary(\"sr-director-tooling\")";
+
+    @TempDir
+    Path tmp;
+    private Path rules;
+    private Path fixtures;
+    private Server server;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeEach
+    void start() throws Exception {
+        rules = TestBundles.copyOfRules(tmp);
+        fixtures = tmp.resolve("replay-fixtures");
+        copy(TestBundles.FIXTURES, fixtures);
+        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(fixtures)
+                .withData(tmp.resolve("data")).withAdminToken(TOKEN));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void aGoodChangeWhoseFixturesWereAcceptedGoesLiveWithinSecondsWithoutARestart() throws Exception {
+        String before = revision();
+        TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        assertEquals(0, CliRunner.run("replay", "--rules", rules.toString(), "--accept", fixtures.toString()).code());
+
+        Await.until(Duration.ofSeconds(20), "the watcher to load the new rules", () -> !revision().equals(before));
+
+        JsonNode d = route("{\"envelope\":{\"from_agent\":\"tool-smith\",\"priority\":\"normal\"},\"type\":\"event\",\"subtype\":\"tool.installed\"}");
+        assertEquals(Json.parse("[\"sr-director-tooling\",\"tool-smith\"]"), d.get("primary_recipients"));
+        assertEquals(revision(), d.get("rules_revision").asText());
+    }
+
+    @Test
+    void badDrlIsRefusedWithFileAndLineAndTheOldRulesKeepServing() throws Exception {
+        String before = revision();
+        TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primry(\"sr-director-tooling\")");
+
+        HttpResponse<String> res = reload(TOKEN);
+
+        assertEquals(422, res.statusCode());
+        JsonNode error = Json.parse(res.body()).get("details").get("errors").get(0);
+        assertEquals("broker/routing.drl", error.get("file").asText());
+        assertTrue(error.get("line").asInt() > 0);
+        assertEquals(before, revision());
+        JsonNode refused = get("/v1/rules").get("last_refused");
+        assertEquals("broker/routing.drl", refused.get("errors").get(0).get("file").asText());
+    }
+
+    @Test
+    void aChangedDecisionThatWasNotAcceptedIsRefusedNamingTheRecordsItChanges() throws Exception {
+        String before = revision();
+        TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+
+        HttpResponse<String> res = reload(TOKEN);
+
+        assertEquals(422, res.statusCode());
+        JsonNode errors = Json.parse(res.body()).get("details").get("errors");
+        assertTrue(errors.get(0).get("file").asText().endsWith("broker/history.jsonl"), errors.toString());
+        assertTrue(errors.get(0).get("message").asText().contains("primary_recipients"), errors.toString());
+        assertEquals(before, revision());
+    }
+
+    @Test
+    void aChangeThatBreaksAnInvariantIsRefusedWithTheInvariantAndAnExample() throws Exception {
+        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"openclaw\", \"knox\")", "decide.primary(\"openclaw\")");
+
+        HttpResponse<String> res = reload(TOKEN);
+
+        assertEquals(422, res.statusCode());
+        assertTrue(res.body().contains("invariant \\\"critical messages always reach openclaw and knox\\\" breaks"), res.body());
+        assertTrue(res.body().contains("\\\"priority\\\":\\\"critical\\\""), "the refusal shows an input that breaks it");
+    }
+
+    @Test
+    void aBundleThatNoLongerDefinesTheStateOfALiveInstanceIsRefused() throws Exception {
+        post("/v1/fsm/instances", "{\"id\":\"live-1\",\"machine\":\"transaction\"}", null);
+        post("/v1/fsm/instances/live-1/actions", "{\"action\":\"begin\"}", null);
+        for (String f : new String[] {"fsm/machines.json", "fsm/transaction.drl", "fsm/transaction.routes.drl"}) {
+            Path p = rules.resolve(f);
+            Files.writeString(p, Files.readString(p).replace("processing", "working"));
+        }
+
+        HttpResponse<String> res = reload(TOKEN);
+
+        assertEquals(422, res.statusCode());
+        assertTrue(res.body().contains("live FSM instance \\\"live-1\\\" is in state \\\"processing\\\""), res.body());
+        assertEquals("processing", get("/v1/fsm/instances/live-1").get("current_state").asText());
+    }
+
+    @Test
+    void reloadIsAnAdminActAndAnUnchangedBundleReloadsCleanly() throws Exception {
+        assertEquals(401, reload(null).statusCode());
+        assertEquals(403, reload("wrong").statusCode());
+        HttpResponse<String> ok = reload(TOKEN);
+        assertEquals(200, ok.statusCode(), ok.body());
+        assertEquals(revision(), Json.parse(ok.body()).get("revision").asText());
+        assertNotEquals(null, Json.parse(ok.body()).get("previous_revision"));
+    }
+
+    private String revision() {
+        try {
+            return get("/ready").get("rules_revision").asText();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode route(String body) throws Exception {
+        return Json.parse(post("/v1/broker/route", body, null).body());
+    }
+
+    private JsonNode get(String path) throws Exception {
+        return Json.parse(http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    private HttpResponse<String> reload(String token) throws Exception {
+        return post("/v1/rules/reload", "", token);
+    }
+
+    private HttpResponse<String> post(String path, String body, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            b.header("authorization", "Bearer " + token);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+}
