@@ -2,6 +2,7 @@ package io.signalman;
 
 import io.signalman.broker.BrokerPack;
 import io.signalman.engine.BundleCompiler;
+import io.signalman.handoff.HandoffPack;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.PackDefinition;
 import java.time.Clock;
@@ -12,8 +13,9 @@ import java.util.Optional;
 public final class Packs {
 
     public static final BrokerPack BROKER = new BrokerPack();
+    public static final HandoffPack HANDOFF = new HandoffPack();
 
-    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER);
+    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER, HANDOFF);
 
     private Packs() {
     }
