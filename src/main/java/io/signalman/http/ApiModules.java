@@ -5,7 +5,9 @@ import java.util.List;
 /** The API modules this build serves, in the order their routes are added. */
 final class ApiModules {
 
-    static final List<ApiModule> ALL = List.of(new BrokerApi());
+    static final List<ApiModule> ALL = List.of(
+            new BrokerApi(),
+            new HandoffApi());
 
     private ApiModules() {
     }

@@ -10,6 +10,8 @@ import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.InputException;
+import io.signalman.state.InMemoryStateStore;
+import io.signalman.state.StateStore;
 import io.signalman.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -24,6 +26,8 @@ public final class Decisions {
 
     private final Engine engine;
     private final DecisionLog log;
+    /** Each stateful pack's store, one per server, shared by HTTP and the event bus; survives reloads. */
+    private final java.util.concurrent.ConcurrentMap<String, StateStore<?>> states = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Decisions(Engine engine, DecisionLog log) {
         this.engine = engine;
@@ -32,6 +36,12 @@ public final class Decisions {
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The state store of a stateful pack (in memory on a single node, SPEC 3.5). */
+    @SuppressWarnings("unchecked")
+    public <V> StateStore<V> state(String pack) {
+        return (StateStore<V>) states.computeIfAbsent(pack, k -> new InMemoryStateStore<V>());
     }
 
     /** Decides one request body. Runs on a worker thread. */
