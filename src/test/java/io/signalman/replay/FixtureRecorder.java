@@ -48,6 +48,7 @@ public final class FixtureRecorder {
         Files.copy(scenario.resolve("reference/broker/org-chart.json"), copy.resolve("broker/org-chart.json"),
                 StandardCopyOption.REPLACE_EXISTING);
         record(copy, noTraders(), List.of(), scenario.resolve("history.jsonl"));
+        HandoffFixtures.recordInto(out);
     }
 
     static String msg(String id, String from, String priority, String type, String subtype) {
