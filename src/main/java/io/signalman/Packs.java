@@ -3,6 +3,7 @@ package io.signalman;
 import io.signalman.broker.BrokerPack;
 import io.signalman.dispatch.DispatchPack;
 import io.signalman.engine.BundleCompiler;
+import io.signalman.handoff.HandoffPack;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.PackDefinition;
 import io.signalman.fsm.FsmPack;
@@ -18,8 +19,9 @@ public final class Packs {
     public static final SignalsPack SIGNALS = new SignalsPack();
     public static final FsmPack FSM = new FsmPack();
     public static final DispatchPack DISPATCH = new DispatchPack();
+    public static final HandoffPack HANDOFF = new HandoffPack();
 
-    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER, SIGNALS, FSM, DISPATCH);
+    private static final List<DecisionPack<?, ?>> ALL = List.of(BROKER, SIGNALS, FSM, DISPATCH, HANDOFF);
 
     private Packs() {
     }

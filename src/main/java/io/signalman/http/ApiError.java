@@ -3,6 +3,7 @@ package io.signalman.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.NoBundleException;
 import io.signalman.engine.Refused;
+import io.signalman.handoff.ConversationRefused;
 import io.signalman.engine.RunawayRulesException;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
@@ -39,6 +40,9 @@ public record ApiError(int status, String code, String message, ObjectNode detai
             };
             return of(status, r.code(), r.getMessage());
         }
+        if (e instanceof ConversationRefused cr) {
+            return conversation(cr);
+        }
         if (e instanceof NoBundleException) {
             return of(503, "not_ready", e.getMessage());
         }
@@ -48,6 +52,18 @@ public record ApiError(int status, String code, String message, ObjectNode detai
         }
         LOG.error("a decision failed", e);
         return of(500, "rule_failed", "the rules failed on this input: " + e);
+    }
+
+    private static ApiError conversation(ConversationRefused e) {
+        ObjectNode details = Json.object();
+        if (e.state() != null) {
+            details.put("status", e.state().status().name().toLowerCase(java.util.Locale.ROOT));
+            details.put("current_agent", e.state().currentAgent());
+            details.put("group", e.state().group());
+            e.state().reported().forEach(r -> details.withArray("reported").add(r.agent()));
+        }
+        int status = e.reason() == ConversationRefused.Reason.NOT_FOUND ? 404 : 409;
+        return new ApiError(status, e.reason().code(), e.getMessage(), details.isEmpty() ? null : details);
     }
 
     public boolean retryable() {

@@ -10,6 +10,7 @@ import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.InputException;
+import io.signalman.state.StateStore;
 import io.signalman.json.Json;
 import io.signalman.state.StateStores;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +41,11 @@ public final class Decisions {
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The state store of a stateful pack, by the pack's name (SPEC 3.5). */
+    public <V> StateStore<V> state(String pack) {
+        return stores.named(pack);
     }
 
     /** Decides one request body. Runs on a worker thread. */

@@ -50,6 +50,9 @@ public final class FixtureRecorder {
         if (args.length < 2 || args[1].equals("all") || args[1].contains("dispatch")) {
             DispatchFixtures.record(out);
         }
+        if (args.length < 2 || args[1].equals("all") || args[1].contains("handoff")) {
+            HandoffFixtures.recordInto(out);
+        }
     }
 
     static void recordBroker(Path out) throws Exception {

@@ -1,0 +1,91 @@
+package io.signalman.handoff;
+
+import java.text.Normalizer;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds a signal such as {@code [QUESTION]} in an agent's response, at three levels tried in
+ * order (SPEC 4.5, seed 001 section 1): exact substring, case-insensitive substring, and
+ * normalized bracket match, where the text inside each pair of brackets is lower-cased, trimmed
+ * and has its runs of Unicode whitespace collapsed, so {@code [  route  executor ]} is
+ * {@code [ROUTE EXECUTOR]}.
+ *
+ * <p>NOTE: both sides are put in Unicode NFC first: a Vietnamese {@code ế} typed as {@code e} plus
+ * two combining marks is the same letter to a reader, and must be to the router.
+ */
+public final class SignalMatcher {
+
+    /** How a signal was found; the wire names are the {@code match_level} of a decision. */
+    public enum Level {
+        EXACT("exact"), CASE_INSENSITIVE("case_insensitive"), NORMALIZED("normalized");
+
+        private final String wire;
+
+        Level(String wire) {
+            this.wire = wire;
+        }
+
+        public String wire() {
+            return wire;
+        }
+    }
+
+    private static final Pattern BRACKETED = Pattern.compile("\\[([^\\[\\]]*)\\]");
+    private static final Pattern SPACES = Pattern.compile("[\\s\\p{Z}]+", Pattern.UNICODE_CHARACTER_CLASS);
+    /** What a signal must look like: one pair of brackets around a name that is not blank. */
+    private static final Pattern SIGNAL = Pattern.compile("\\[[^\\[\\]]*[^\\[\\]\\s\\p{Z}][^\\[\\]]*\\]",
+            Pattern.UNICODE_CHARACTER_CLASS);
+
+    private SignalMatcher() {
+    }
+
+    /** True when {@code signal} is written as {@code [NAME]}: brackets around a name, no nested brackets. */
+    public static boolean wellFormed(String signal) {
+        return signal != null && SIGNAL.matcher(signal).matches();
+    }
+
+    /** The level at which {@code signal} occurs in {@code text}, or null when it does not. */
+    public static Level match(String signal, String text) {
+        if (signal == null || text == null || signal.isEmpty()) {
+            return null;
+        }
+        if (text.contains(signal)) {
+            return Level.EXACT;
+        }
+        String s = nfc(signal);
+        String t = nfc(text);
+        if (t.toLowerCase(Locale.ROOT).contains(s.toLowerCase(Locale.ROOT))) {
+            return Level.CASE_INSENSITIVE;
+        }
+        if (!s.startsWith("[") || !s.endsWith("]")) {
+            return null;
+        }
+        String want = normalize(s.substring(1, s.length() - 1));
+        Matcher m = BRACKETED.matcher(t);
+        while (m.find()) {
+            if (normalize(m.group(1)).equals(want)) {
+                return Level.NORMALIZED;
+            }
+        }
+        return null;
+    }
+
+    /** The normalized form of a signal, {@code [kết thúc thi]}: two signals with one form are the same signal. */
+    public static String canonical(String signal) {
+        String s = nfc(signal);
+        if (s.startsWith("[") && s.endsWith("]") && s.length() >= 2) {
+            return "[" + normalize(s.substring(1, s.length() - 1)) + "]";
+        }
+        return normalize(s);
+    }
+
+    private static String normalize(String inside) {
+        return SPACES.matcher(inside).replaceAll(" ").strip().toLowerCase(Locale.ROOT);
+    }
+
+    private static String nfc(String s) {
+        return Normalizer.normalize(s, Normalizer.Form.NFC);
+    }
+}

@@ -1,0 +1,51 @@
+package io.signalman.handoff;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.signalman.TestBundles;
+import io.signalman.replay.Archive;
+import io.signalman.replay.ReplayReport;
+import io.signalman.replay.Replayer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The handoff pack's golden history (replay-fixtures/handoff): it replays unchanged from each
+ * record's state_before, it exercises every shipped handoff rule, and every kind of next step.
+ */
+class HandoffFixturesTest {
+
+    private static final Path HISTORY = Path.of("replay-fixtures/handoff");
+
+    private static ReplayReport replay() throws Exception {
+        return new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
+    }
+
+    @Test
+    void replayingTheHistoryFromItsRecordedStatesChangesNothing() throws Exception {
+        ReplayReport report = replay();
+        assertTrue(report.passed(), report::toText);
+        assertEquals(report.records(), report.unchanged());
+    }
+
+    @Test
+    void everyShippedHandoffRuleIsExercisedByTheHistory() throws Exception {
+        assertEquals(List.of(), replay().neverFired().getOrDefault("handoff", List.of()),
+                "rules no fixture exercises; add a turn to HandoffFixtures.SCRIPTS and run make fixtures");
+    }
+
+    @Test
+    void theHistoryHoldsEveryKindOfNextStepAndEveryMatchLevel() throws Exception {
+        var records = Archive.read(List.of(HISTORY)).files().stream().flatMap(f -> f.entries().stream())
+                .map(e -> e.record().decision()).toList();
+        Set<String> types = records.stream().map(d -> d.at("/next/type").asText()).collect(Collectors.toSet());
+        assertEquals(Set.of("rerun", "agent", "parallel", "terminate", "pause", "end"), types);
+        assertTrue(records.stream().anyMatch(d -> d.at("/next/limit_reached").asBoolean()), "no record reaches the limit");
+        Set<String> levels = records.stream().map(d -> d.path("match_level").asText()).collect(Collectors.toSet());
+        assertTrue(levels.containsAll(Set.of("exact", "case_insensitive", "normalized")), levels.toString());
+    }
+}

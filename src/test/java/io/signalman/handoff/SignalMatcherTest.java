@@ -1,0 +1,86 @@
+package io.signalman.handoff;
+
+import static io.signalman.handoff.SignalMatcher.Level.CASE_INSENSITIVE;
+import static io.signalman.handoff.SignalMatcher.Level.EXACT;
+import static io.signalman.handoff.SignalMatcher.Level.NORMALIZED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The three matching levels of seed 001 section 1, with the seed's own examples (section 3). */
+class SignalMatcherTest {
+
+    @Test
+    void anExactSignalInsideLongerTextMatchesExactly() {
+        assertEquals(EXACT, SignalMatcher.match("[ROUTE_EXECUTOR]", "We need the executor. [ROUTE_EXECUTOR] now"));
+        assertEquals(EXACT, SignalMatcher.match("[QUESTION]", "Question 1: 2+2? [QUESTION]"));
+    }
+
+    @Test
+    void theSeedsPaddedSignalMatchesAtTheNormalizedLevel() {
+        // Seed section 3 labels this "exact"; the padding means no substring matches, so it is level 3.
+        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE_EXECUTOR]", "I think we need to call the executor. [  ROUTE_EXECUTOR  ]"));
+    }
+
+    @Test
+    void theSeedsMixedCasePaddedSignalMatchesAtTheNormalizedLevel() {
+        // Seed section 3 labels this "case-insensitive"; the spaces inside the brackets make it level 3.
+        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE_EXECUTOR]", "Let me route to [ Route_Executor ] please"));
+    }
+
+    @Test
+    void aSignalInAnotherCaseMatchesCaseInsensitively() {
+        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[ROUTE_EXECUTOR]", "then [route_executor]."));
+        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[DONE]", "all [Done]"));
+    }
+
+    @Test
+    void spacesDoNotStandInForAnUnderscore() {
+        assertNull(SignalMatcher.match("[ROUTE_EXECUTOR]", "The decision is [ ROUTE  EXECUTOR ]"));
+    }
+
+    @Test
+    void aSpacedSignalMatchesItsCollapsedForm() {
+        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE EXECUTOR]", "[  route  executor ]"));
+        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE EXECUTOR]", "go [ROUTE\t\u00a0 EXECUTOR\n] go"));
+    }
+
+    @Test
+    void vietnameseMatchesWhenNormalized() {
+        assertEquals(NORMALIZED, SignalMatcher.match("[KẾT THÚC THI]", "[ KẾT  THÚC  THI ]"));
+        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[KẾT THÚC THI]", "xong rồi [kết thúc thi]"));
+        // the same letters typed decomposed (e + combining marks) are the same letters
+        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[KẾT THÚC THI]", "[KE\u0302\u0301T THU\u0301C THI]"));
+    }
+
+    @Test
+    void nearMissesDoNotMatch() {
+        assertNull(SignalMatcher.match("[QUESTION]", "QUESTION without brackets"));
+        assertNull(SignalMatcher.match("[QUESTION]", "[QUESTIONS]"));
+        assertNull(SignalMatcher.match("[QUESTION]", "[QUEST ION]"));
+        assertNull(SignalMatcher.match("[QUESTION]", "( QUESTION )"));
+        assertNull(SignalMatcher.match("[QUESTION]", "[[QUESTIO]N]"));
+        assertNull(SignalMatcher.match("[DONE]", "[NOT DONE]"));
+        assertNull(SignalMatcher.match("[DONE]", ""));
+        assertNull(SignalMatcher.match("[KẾT THÚC THI]", "[KET THUC THI]"));
+    }
+
+    @Test
+    void signalsMustBeANameInOnePairOfBrackets() {
+        assertTrue(SignalMatcher.wellFormed("[QUESTION]"));
+        assertTrue(SignalMatcher.wellFormed("[KẾT THÚC THI]"));
+        assertFalse(SignalMatcher.wellFormed("QUESTION"));
+        assertFalse(SignalMatcher.wellFormed("[ ]"));
+        assertFalse(SignalMatcher.wellFormed("[]"));
+        assertFalse(SignalMatcher.wellFormed("[A]B]"));
+        assertFalse(SignalMatcher.wellFormed("[QUESTION] "));
+    }
+
+    @Test
+    void twoSignalsWithOneNormalizedFormAreTheSameSignal() {
+        assertEquals(SignalMatcher.canonical("[ROUTE EXECUTOR]"), SignalMatcher.canonical("[  route   executor ]"));
+    }
+}
