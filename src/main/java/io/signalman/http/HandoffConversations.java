@@ -68,8 +68,12 @@ final class HandoffConversations {
     /** Decides one turn; retries on a lost compare-and-set until its state change wins. */
     ObjectNode turn(String id, JsonNode body, boolean explain) throws InputException {
         TurnInput request = pack.parseTurn(object(body), id);
-        if (request.conversationId() == null || !request.conversationId().equals(id) && id != null) {
+        if (request.conversationId() == null) {
             throw new InputException("conversation_id", "conversation_id is required");
+        }
+        if (id != null && !request.conversationId().equals(id)) {
+            throw new InputException("conversation_id", "conversation_id \"" + request.conversationId()
+                    + "\" in the body differs from \"" + id + "\" in the path; send one or make them agree");
         }
         String key = request.conversationId();
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
