@@ -25,10 +25,20 @@ test: format-check
 check: build
 	bin/signalman check rules
 
-## Replay the golden history against rules/ (RULES=dir to try other rules).
+## Replay the golden history against rules/ (RULES=dir to try other rules). With BASELINE=<git-rev>,
+## compare with the rules of that revision instead of the recorded decisions (checked out in a
+## temporary git worktree, removed afterwards), e.g. make replay BASELINE=main.
 RULES ?= rules
+REPORT ?=
 replay: build
-	bin/signalman replay --rules $(RULES) replay-fixtures
+ifdef BASELINE
+	@wt=$$(mktemp -d -t signalman-baseline.XXXXXX); \
+	git worktree add --detach -q "$$wt" "$(BASELINE)" || exit 2; \
+	bin/signalman replay --rules $(RULES) --baseline "$$wt/rules" $(if $(REPORT),--report $(REPORT)) replay-fixtures; rc=$$?; \
+	git worktree remove --force "$$wt"; exit $$rc
+else
+	bin/signalman replay --rules $(RULES) $(if $(REPORT),--report $(REPORT)) replay-fixtures
+endif
 
 ## Re-record golden histories through a real server (then review the diff): all packs, or
 ## PACKS=signals (a comma-separated list) for some.

@@ -11,6 +11,7 @@ import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
 import io.signalman.engine.PackDefinition;
+import io.signalman.engine.ParsedRule;
 import io.signalman.engine.Phase;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
@@ -66,6 +67,21 @@ public final class BrokerPack implements PackDefinition, DecisionPack<BrokerMess
         List<Object> facts = new ArrayList<>(org.cards());
         facts.add(org);
         return new ReferenceData(org, facts);
+    }
+
+    @Override
+    public Set<String> alwaysPresent() {
+        return Set.of("Message", "OrgChart");
+    }
+
+    /** Every recipient a rule names must have a card in the org chart (a typo routes to nobody). */
+    @Override
+    public ReferenceData analyze(List<ParsedRule> rules, ReferenceData reference) throws BundleException {
+        List<BundleError> errors = RecipientCheck.unknown(rules, reference.as(OrgChart.class));
+        if (!errors.isEmpty()) {
+            throw new BundleException(errors);
+        }
+        return reference;
     }
 
     @Override

@@ -77,6 +77,7 @@ final class DrlIndex {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
         }
         index.checkTies(pack);
+        index.checkShadows(pack);
         return index;
     }
 
@@ -244,6 +245,40 @@ final class DrlIndex {
                 }
             }
         }
+    }
+
+    /** A deciding rule after one that matches everything can never fire: an error, with the fix. */
+    private void checkShadows(PackDefinition pack) {
+        for (int i = 0; i < rules.size(); i++) {
+            RuleInfo a = rules.get(i);
+            if (!a.decides() || !matchesEverything(parsed.get(i).descr(), pack.alwaysPresent())) {
+                continue;
+            }
+            for (int j = 0; j < rules.size(); j++) {
+                RuleInfo b = rules.get(j);
+                boolean later = b.phaseIndex() > a.phaseIndex() || b.phaseIndex() == a.phaseIndex()
+                        && (b.salience() < a.salience() || b.salience() == a.salience() && b.index() > a.index());
+                if (j != i && b.decides() && later && pack.mayCompete(parsed.get(i), parsed.get(j))) {
+                    errors.add(at(b, "rule \"" + b.name() + "\" can never fire: \"" + a.name() + "\" (" + a.file() + ":"
+                            + a.line() + ") matches everything and is tried first; give \"" + b.name()
+                            + "\" a salience above " + a.salience() + (b.phaseIndex() == a.phaseIndex() ? "" : " in a tier before \""
+                            + a.agendaGroup() + "\"") + ", or remove it"));
+                }
+            }
+        }
+    }
+
+    private static boolean matchesEverything(RuleDescr r, java.util.Set<String> alwaysPresent) {
+        if (alwaysPresent.isEmpty() || r.getLhs() == null) {
+            return false;
+        }
+        for (var d : r.getLhs().getDescrs()) {
+            if (!(d instanceof org.drools.drl.ast.descr.PatternDescr p) || p.getSource() != null
+                    || !alwaysPresent.contains(p.getObjectType()) || !p.getConstraint().getDescrs().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int phaseOf(PackDefinition pack, String agendaGroup) {

@@ -49,6 +49,15 @@ public interface PackDefinition {
         return true;
     }
 
+    /**
+     * Fact types present in every evaluation of the pack (the input's facts and the reference
+     * facts). A deciding rule whose patterns are all unconstrained patterns of these types matches
+     * everything, so every rule tried after it can never fire: lint reports them as shadowed.
+     */
+    default java.util.Set<String> alwaysPresent() {
+        return java.util.Set.of();
+    }
+
     /** Pack-specific lint (for instance names the reference data does not know). */
     default List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
         return List.of();

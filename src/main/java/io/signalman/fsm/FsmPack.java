@@ -91,6 +91,11 @@ public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmO
     }
 
     @Override
+    public java.util.Set<String> alwaysPresent() {
+        return java.util.Set.of("Instance", "Action");
+    }
+
+    @Override
     public Collector newCollector(ReferenceData reference) {
         return new Transit();
     }

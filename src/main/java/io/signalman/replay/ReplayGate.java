@@ -50,7 +50,7 @@ public final class ReplayGate implements Gate {
         }
         for (ReplayReport.Violation v : report.violations()) {
             errors.add(new BundleError(v.file(), v.line(), 0, "invariant \"" + v.invariant() + "\" breaks: " + v.message()
-                    + "; input " + Json.write(v.input())));
+                    + "; smallest input that breaks it: " + Json.write(v.minimal()) + " (recorded: " + Json.write(v.input()) + ")"));
         }
         report.problems().stream().filter(p -> !p.contains("torn last line"))
                 .forEach(p -> errors.add(new BundleError(fixtures.toString(), 0, 0, p)));

@@ -25,8 +25,9 @@ public final class ReplayReport {
     }
 
     /** One broken invariant on one record. */
+    /** One broken invariant on one record, with the smallest input found that still breaks it. */
     public record Violation(String invariant, String pack, String file, int line, String decisionId, JsonNode input,
-                            String message) {
+                            String message, JsonNode minimal) {
     }
 
     /** Changes from one rule to another. */
@@ -136,6 +137,7 @@ public final class ReplayReport {
             o.put("record", v.file() + ":" + v.line());
             o.put("decision_id", v.decisionId());
             o.set("input", v.input());
+            o.set("minimal_input", v.minimal());
             o.put("message", v.message());
         }
         ObjectNode nf = n.putObject("never_fired");
@@ -177,7 +179,7 @@ public final class ReplayReport {
         for (Violation v : violations) {
             sb.append("    ").append(v.invariant()).append(" (").append(v.pack()).append(") at ").append(v.file()).append(':')
                     .append(v.line()).append(": ").append(v.message()).append("\n      input: ").append(Json.write(v.input()))
-                    .append('\n');
+                    .append("\n      smallest input that still breaks it: ").append(Json.write(v.minimal())).append('\n');
         }
         long never = neverFired.values().stream().mapToLong(List::size).sum();
         sb.append("  rules never fired: ").append(never == 0 ? "none" : String.valueOf(never)).append('\n');

@@ -147,7 +147,8 @@ public final class Replayer {
         for (Invariant<I, D> inv : pack.invariants()) {
             inv.check(input, d, i -> pack.decide(cand, i, false)).ifPresent(msg -> report.violations.add(
                     new ReplayReport.Violation(inv.name(), pack.name(), file.path().toString(), entry.line(),
-                            rec.decisionId(), rec.input(), msg)));
+                            rec.decisionId(), rec.input(), msg,
+                            Shrinker.shrink(pack, cand, inv, rec.input(), rec.stateBefore()))));
         }
         Set<String> names = fired.computeIfAbsent(pack.name(), k -> new HashSet<>());
         d.evaluation().fired().forEach(r -> names.add(r.name()));

@@ -63,6 +63,11 @@ public final class SignalsPack implements PackDefinition, DecisionPack<SignalSte
     }
 
     @Override
+    public java.util.Set<String> alwaysPresent() {
+        return java.util.Set.of("Signal");
+    }
+
+    @Override
     public Collector newCollector(ReferenceData reference) {
         return new RouteAction();
     }

@@ -133,5 +133,8 @@ class ReplayTest {
         ReplayReport.Violation v = report.violations().get(0);
         assertEquals("critical messages always reach openclaw and knox", v.invariant());
         assertEquals("critical", v.input().path("envelope").path("priority").asText());
+        assertEquals("critical", v.minimal().path("envelope").path("priority").asText());
+        assertFalse(v.minimal().has("id") || v.minimal().has("payload"), "shrunk to what matters: " + v.minimal());
+        assertEquals("", v.minimal().path("subtype").asText("not shrunk"));
     }
 }

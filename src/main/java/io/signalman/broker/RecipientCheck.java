@@ -1,0 +1,66 @@
+package io.signalman.broker;
+
+import io.signalman.engine.BundleError;
+import io.signalman.engine.ParsedRule;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds recipients named in rules ({@code decide.primary("vp-tradng")}) that have no card in the
+ * org chart, and suggests the nearest known id.
+ */
+final class RecipientCheck {
+
+    private static final Pattern CALL = Pattern.compile("\\b(primary|fanOut)\\s*\\(([^)]*)\\)");
+    private static final Pattern LITERAL = Pattern.compile("\"([^\"]*)\"");
+
+    private RecipientCheck() {
+    }
+
+    static List<BundleError> unknown(List<ParsedRule> rules, OrgChart org) {
+        List<BundleError> errors = new ArrayList<>();
+        for (ParsedRule r : rules) {
+            Matcher call = CALL.matcher(String.valueOf(r.descr().getConsequence()));
+            while (call.find()) {
+                Matcher lit = LITERAL.matcher(call.group(2));
+                while (lit.find()) {
+                    String name = lit.group(1);
+                    if (!org.knows(name)) {
+                        errors.add(new BundleError(r.info().file(), r.info().line(), r.info().column(), "rule \"" + r.info().name()
+                                + "\" sends to \"" + name + "\", which has no card in " + OrgChart.FILE + suggestion(name, org)));
+                    }
+                }
+            }
+        }
+        return errors;
+    }
+
+    private static String suggestion(String name, OrgChart org) {
+        return org.cards().stream().map(AgentCard::id).min(Comparator.comparingInt(id -> distance(id, name)))
+                .filter(id -> distance(id, name) <= 3).map(id -> "; did you mean \"" + id + "\"?")
+                .orElse("; add a card for it, or fix the name");
+    }
+
+    /** Levenshtein distance: small ids, small cost. */
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

@@ -1,0 +1,94 @@
+package io.signalman.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.signalman.Packs;
+import io.signalman.TestBundles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Lint beyond compiling (issue 6): shadowed rules and unknown recipients, each with a fix. */
+class LintTest {
+
+    @TempDir
+    Path tmp;
+
+    private List<BundleError> errors(Path rules) throws Exception {
+        try {
+            Packs.compiler().compile(BundleFiles.read(rules));
+            return List.of();
+        } catch (BundleException e) {
+            return e.errors();
+        }
+    }
+
+    @Test
+    void aDecidingRuleBelowOneThatMatchesEverythingIsShadowed() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        Path drl = rules.resolve("broker/routing.drl");
+        Files.writeString(drl, Files.readString(drl) + """
+
+                rule "odd messages go to the CFO"
+                    @reason("an afterthought")
+                    agenda-group "route" activation-group "route" salience -10
+                when
+                    Message( subtype == "odd.thing" )
+                then
+                    decide.primary("cfo");
+                end
+                """);
+
+        List<BundleError> errors = errors(rules);
+
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).message().contains("can never fire: \"everything else goes to the sender's manager\""));
+        assertTrue(errors.get(0).message().contains("give \"odd messages go to the CFO\" a salience above 0"));
+        assertEquals(Files.readAllLines(drl).indexOf("rule \"odd messages go to the CFO\"") + 1, errors.get(0).line());
+    }
+
+    @Test
+    void anUnconditionalStrategyRouteShadowsEveryLowerTier() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        Files.writeString(rules.resolve("signals/catch-all.drl"), """
+                package signalman.signals.catchall;
+                import io.signalman.signals.Signal;
+                global io.signalman.signals.RouteAction decide;
+
+                rule "every signal continues"
+                    @reason("too broad")
+                    agenda-group "strategy" activation-group "signal-route" salience -1000
+                when
+                    Signal()
+                then
+                    decide.action("continue");
+                end
+                """);
+
+        List<BundleError> errors = errors(rules);
+
+        assertTrue(errors.size() >= 9, errors.toString());
+        assertTrue(errors.stream().allMatch(e -> e.message().contains("\"every signal continues\"")));
+        assertTrue(errors.stream().anyMatch(e -> e.message().contains("in a tier before \"strategy\"")));
+    }
+
+    @Test
+    void aRecipientWithoutACardIsAnErrorSuggestingTheNearestAgent() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"vp-trading\")", "decide.primary(\"vp-tradng\")");
+
+        List<BundleError> errors = errors(rules);
+
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).message().endsWith("sends to \"vp-tradng\", which has no card in broker/org-chart.json; "
+                + "did you mean \"vp-trading\"?"), errors.get(0).message());
+    }
+
+    @Test
+    void theShippedRulesHaveNoShadowedRuleAndNoUnknownRecipient() throws Exception {
+        assertEquals(List.of(), errors(TestBundles.RULES));
+    }
+}
