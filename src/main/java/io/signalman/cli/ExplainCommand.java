@@ -71,11 +71,7 @@ final class ExplainCommand {
             RuleInfo r = c.rule();
             out.printf("  %-22s %s  (%s:%d, %s, salience %d)%n", c.status().wire(), "\"" + r.name() + "\"", r.file(), r.line(),
                     r.agendaGroup(), r.salience());
-            if (c.status() == Evaluation.Status.FIRED && r.reason() != null) {
-                out.println("  " + " ".repeat(22) + " because " + r.reason());
-            } else if (c.status() == Evaluation.Status.MATCHED_BUT_CANCELLED && by != null) {
-                out.println("  " + " ".repeat(22) + " matched (" + r.reason() + "), but \"" + by.name() + "\" decided first");
-            }
+            out.println("  " + " ".repeat(22) + " " + Decision.why(c, by));
         }
     }
 }

@@ -24,12 +24,14 @@ public record Decision<D>(String decisionId, String pack, String revision, D out
         out.setAll(recordJson(outcomeFields));
         out.put("rules_revision", revision);
         if (evaluation.explain() != null) {
+            RuleInfo by = evaluation.decidedBy();
             ArrayNode explain = out.putArray("explain");
             for (Evaluation.Considered c : evaluation.explain()) {
                 ObjectNode line = ruleJson(c.rule());
                 line.put("salience", c.rule().salience());
                 line.put("group", c.rule().agendaGroup());
                 line.put("status", c.status().wire());
+                line.put("why", why(c, by));
                 explain.add(line);
             }
         }
@@ -51,6 +53,17 @@ public record Decision<D>(String decisionId, String pack, String revision, D out
             fired.add(ruleJson(r));
         }
         return out;
+    }
+
+    /** One line of an explanation in the analyst's own words (the rules' {@code @reason}s). */
+    public static String why(Evaluation.Considered c, RuleInfo decidedBy) {
+        String reason = c.rule().reason() == null ? "its condition" : c.rule().reason();
+        return switch (c.status()) {
+            case FIRED -> (c.rule().decides() ? "decided: " : "added: ") + reason;
+            case MATCHED_BUT_CANCELLED -> "matched (" + reason + "), but \"" + (decidedBy == null ? "another rule"
+                    : decidedBy.name()) + "\" was tried first";
+            case NOT_MATCHED -> "did not match: it applies when " + reason;
+        };
     }
 
     private ObjectNode ruleJson(RuleInfo r) {

@@ -164,6 +164,19 @@ class BrokerPackTest {
         assertNull(Packs.BROKER.decide(bundle, msg("foresight", "critical", "event", "trade.executed"), false).evaluation().explain());
     }
 
+    @Test
+    void explainSaysInTheAnalystsWordsWhyTheWinnerWonAndWhyEachRuleAboveItDidNot() {
+        Decision<RouteDecision> d = Packs.BROKER.decide(bundle, msg("foresight", "normal", "event", "pnl.report"), true);
+        var explain = d.toJson(Packs.BROKER.outcomeJson(d.outcome())).get("explain");
+        java.util.Map<String, String> why = new java.util.HashMap<>();
+        explain.forEach(e -> why.put(e.get("rule").asText(), e.get("why").asText()));
+        assertEquals("decided: subtype ends with .report", why.get("reports go to the sender's manager and the advisory system"));
+        assertEquals("did not match: it applies when subtype starts with trade.", why.get("trade messages go to VP Trading"));
+        assertEquals("matched (no other rule matched: the sender's manager receives it, so no message is ever dropped), "
+                + "but \"reports go to the sender's manager and the advisory system\" was tried first",
+                why.get("everything else goes to the sender's manager"));
+    }
+
     private static Evaluation.Status status(List<Evaluation.Considered> explain, String rule) {
         return explain.stream().filter(c -> c.rule().name().equals(rule)).findFirst().orElseThrow().status();
     }
