@@ -61,10 +61,15 @@ format-check:
 clean:
 	$(MVN) clean
 
-## JMH: the broker's decision path against the hand-written if-chain, in one run.
-## Results: target/bench/jmh.json and the table JMH prints. Timings live here, never in tests.
+## Performance (SPEC 10): JMH over every pack's decide with the hand-written if-chain as the floor,
+## a 10-million-decision heap soak, an HTTP load on 127.0.0.1 with the decision log on, and a
+## 1,000-rule reload. Results: target/bench/*.json and a table at the end. About 10 minutes.
+BENCH_CP = target/test-classes:target/classes:$$(cat target/test-classpath.txt)
 bench:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	mkdir -p target/bench
-	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) org.openjdk.jmh.Main \
-	  -rf json -rff target/bench/jmh.json io.signalman.bench
+	java -cp $(BENCH_CP) org.openjdk.jmh.Main -rf json -rff target/bench/jmh.json io.signalman.bench
+	java -Xmx512m -cp $(BENCH_CP) io.signalman.bench.HeapSoak 10000000
+	java -cp $(BENCH_CP) io.signalman.bench.HttpLoad
+	java -cp $(BENCH_CP) io.signalman.bench.ReloadBench
+	java -cp $(BENCH_CP) io.signalman.bench.BenchTable

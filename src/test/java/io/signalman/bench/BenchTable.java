@@ -1,0 +1,81 @@
+package io.signalman.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.json.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** Reads target/bench/*.json and prints the SPEC 10 figures as one table (and summary.json). */
+public final class BenchTable {
+
+    private BenchTable() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = HistoryInputs.benchDir();
+        ObjectNode summary = Json.object();
+        StringBuilder t = new StringBuilder("\n=== Signalman benchmark (" + Runtime.getRuntime().availableProcessors()
+                + " cores, " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + ")\n");
+        JsonNode jmh = read(dir.resolve("jmh.json"));
+        double ifChain = Double.NaN;
+        double brokerDrl = Double.NaN;
+        if (jmh != null) {
+            t.append(String.format(Locale.ROOT, "%-46s %12s%n", "in-process decision (JMH, avg)", "ns/op"));
+            for (JsonNode b : jmh) {
+                String name = b.get("benchmark").asText().replace("io.signalman.bench.", "");
+                JsonNode params = b.path("params");
+                if (params.has("pack")) {
+                    name += " " + params.get("pack").asText() + (params.get("explain").asBoolean() ? " +explain" : "");
+                }
+                double score = b.get("primaryMetric").get("score").asDouble();
+                summary.with("jmh_ns_per_op").put(name, score);
+                t.append(String.format(Locale.ROOT, "  %-44s %12.0f%n", name, score));
+                if (name.equals("BrokerBench.handWrittenIfChain")) {
+                    ifChain = score;
+                }
+                if (name.equals("BrokerBench.drlDecision")) {
+                    brokerDrl = score;
+                }
+            }
+            double ratio = brokerDrl / ifChain;
+            summary.put("broker_vs_if_chain", ratio);
+            t.append(String.format(Locale.ROOT, "  broker decide / hand-written if-chain: %.1fx (target at most 30x)%n", ratio));
+        }
+        JsonNode soak = read(dir.resolve("soak.json"));
+        if (soak != null) {
+            summary.set("soak", soak);
+            t.append(String.format(Locale.ROOT, "soak: %,d broker decisions, heap after 1M %.1f MB, after all %.1f MB (growth %.1f MB)%n",
+                    soak.get("decisions").asLong(), soak.get("heap_after_first_million_mb").asDouble(),
+                    soak.get("heap_after_all_mb").asDouble(), soak.get("growth_mb").asDouble()));
+        }
+        JsonNode http = read(dir.resolve("http.json"));
+        if (http != null) {
+            summary.set("http", http);
+            double trivial = http.path("trivial GET /health").path("saturated_rps").asDouble();
+            t.append(String.format(Locale.ROOT, "%-26s %10s %9s %9s %9s %9s%n", "HTTP (decision log on)", "req/s", "of trivial",
+                    "p50 ms", "p99 ms", "p99.9 ms"));
+            http.fields().forEachRemaining(e -> {
+                JsonNode r = e.getValue();
+                JsonNode half = r.get("half_rate_latency_ms");
+                t.append(String.format(Locale.ROOT, "  %-24s %10.0f %8.0f%% %9.2f %9.2f %9.2f%n", e.getKey(),
+                        r.get("saturated_rps").asDouble(), 100 * r.get("saturated_rps").asDouble() / trivial,
+                        half.get("p50").asDouble(), half.get("p99").asDouble(), half.get("p99.9").asDouble()));
+            });
+            t.append("  (latencies at half of each endpoint's saturation rate, open loop)\n");
+        }
+        JsonNode reload = read(dir.resolve("reload.json"));
+        if (reload != null) {
+            summary.set("reload", reload);
+            t.append(String.format(Locale.ROOT, "reload of %d broker rules (compile + gate), warm median: %.2f s (target under 2 s)%n",
+                    reload.get("rules").asInt(), reload.get("median_seconds").asDouble()));
+        }
+        Files.writeString(dir.resolve("summary.json"), Json.write(summary) + "\n");
+        System.out.println(t);
+    }
+
+    private static JsonNode read(Path p) throws Exception {
+        return Files.exists(p) ? Json.parse(Files.readAllBytes(p)) : null;
+    }
+}

@@ -1,0 +1,166 @@
+package io.signalman.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.Packs;
+import io.signalman.engine.DecisionPack;
+import io.signalman.http.Server;
+import io.signalman.http.ServerConfig;
+import io.signalman.json.Json;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * HTTP load on 127.0.0.1 (SPEC 10): for the trivial endpoint and each stateless decision endpoint,
+ * with the decision log on, (1) saturation: a fixed number of requests kept in flight for a fixed
+ * time, and (2) half of that rate, open loop, with latency measured from each request's intended
+ * send time so a stall counts against every request it delays. Bounded in count and time.
+ */
+public final class HttpLoad {
+
+    static final int IN_FLIGHT = 64;
+    static final int WARMUP_SECONDS = 2;
+    static final int SECONDS = 5;
+
+    private record Target(String name, HttpMethod method, String path, List<Buffer> bodies) {
+    }
+
+    private HttpLoad() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path data = Files.createTempDirectory("signalman-load");
+        ObjectNode results = Json.object();
+        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data))) {
+            Vertx vertx = Vertx.vertx();
+            HttpClientAgent client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
+                    new PoolOptions().setHttp1MaxSize(IN_FLIGHT));
+            List<Target> targets = List.of(
+                    new Target("trivial GET /health", HttpMethod.GET, "/health", List.of(Buffer.buffer())),
+                    new Target("POST /v1/broker/route", HttpMethod.POST, "/v1/broker/route", bodies("broker")),
+                    new Target("POST /v1/signals/route", HttpMethod.POST, "/v1/signals/route", bodies("signals")),
+                    new Target("POST /v1/dispatch", HttpMethod.POST, "/v1/dispatch", bodies("dispatch")));
+            // Warm every path first, so no endpoint is measured while the JIT is still compiling the server.
+            for (Target t : targets) {
+                saturate(client, server.port(), t, WARMUP_SECONDS);
+            }
+            for (Target t : targets) {
+                ObjectNode r = results.putObject(t.name());
+                long[] sat = saturate(client, server.port(), t, SECONDS);
+                double rps = sat.length / (double) SECONDS;
+                r.put("saturated_rps", rps);
+                percentiles(r.putObject("saturated_latency_ms"), sat);
+                percentiles(r.putObject("half_rate_latency_ms"), openLoop(vertx, client, server.port(), t, rps / 2, SECONDS));
+                r.put("half_rate_rps", rps / 2);
+                System.out.printf("http: %-24s %,10.0f req/s saturated; at half rate p99 %.2f ms%n", t.name(), rps,
+                        r.get("half_rate_latency_ms").get("p99").asDouble());
+            }
+            client.close().await();
+            vertx.close().await();
+        }
+        Files.createDirectories(HistoryInputs.benchDir());
+        Files.writeString(HistoryInputs.benchDir().resolve("http.json"), Json.write(results) + "\n");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Buffer> bodies(String pack) {
+        DecisionPack<Object, Object> p = (DecisionPack<Object, Object>) Packs.named(pack).orElseThrow();
+        List<Buffer> out = new ArrayList<>();
+        for (Object input : HistoryInputs.of(pack)) {
+            out.add(Buffer.buffer(Json.bytes(p.inputJson(input))));
+        }
+        return out;
+    }
+
+    private static Future<Integer> send(HttpClientAgent client, int port, Target t, int i) {
+        return client.request(t.method(), port, "127.0.0.1", t.path()).compose(req -> {
+            req.putHeader("content-type", "application/json");
+            Buffer body = t.bodies().get(Math.floorMod(i, t.bodies().size()));
+            return (t.method() == HttpMethod.GET ? req.send() : req.send(body))
+                    .compose(res -> res.body().map(b -> res.statusCode()));
+        });
+    }
+
+    /** Keeps IN_FLIGHT requests outstanding for the given time; returns each latency in ns. */
+    private static long[] saturate(HttpClientAgent client, int port, Target t, int seconds) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        long[] lat = new long[4_000_000];
+        AtomicInteger n = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(IN_FLIGHT);
+        for (int c = 0; c < IN_FLIGHT; c++) {
+            loop(client, port, t, end, lat, n, errors, done);
+        }
+        done.await();
+        if (errors.get() > 0) {
+            throw new IllegalStateException(t.name() + ": " + errors.get() + " requests failed");
+        }
+        return Arrays.copyOf(lat, Math.min(n.get(), lat.length));
+    }
+
+    private static void loop(HttpClientAgent client, int port, Target t, long end, long[] lat, AtomicInteger n,
+                             AtomicInteger errors, CountDownLatch done) {
+        if (System.nanoTime() >= end) {
+            done.countDown();
+            return;
+        }
+        long start = System.nanoTime();
+        int i = n.get();
+        send(client, port, t, i).onComplete(ar -> {
+            if (ar.failed() || ar.result() >= 300) {
+                errors.incrementAndGet();
+            }
+            int k = n.getAndIncrement();
+            if (k < lat.length) {
+                lat[k] = System.nanoTime() - start;
+            }
+            loop(client, port, t, end, lat, n, errors, done);
+        });
+    }
+
+    /** Sends at a fixed rate whatever the responses do; latency counts from the intended send time. */
+    private static long[] openLoop(Vertx vertx, HttpClientAgent client, int port, Target t, double rate, int seconds)
+            throws InterruptedException {
+        int total = (int) (rate * seconds);
+        long[] lat = new long[total];
+        long start = System.nanoTime();
+        CountDownLatch done = new CountDownLatch(total);
+        AtomicInteger sent = new AtomicInteger();
+        long timer = vertx.setPeriodic(1, id -> {
+            long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
+            while (sent.get() < Math.min(due, total)) {
+                int i = sent.getAndIncrement();
+                long intended = start + (long) (i / rate * 1e9);
+                send(client, port, t, i).onComplete(ar -> {
+                    lat[i] = System.nanoTime() - intended;
+                    done.countDown();
+                });
+            }
+        });
+        done.await(seconds + 30L, TimeUnit.SECONDS);
+        vertx.cancelTimer(timer);
+        return lat;
+    }
+
+    private static void percentiles(ObjectNode out, long[] ns) {
+        long[] s = ns.clone();
+        Arrays.sort(s);
+        for (double p : new double[] {50, 99, 99.9}) {
+            long v = s.length == 0 ? 0 : s[Math.min(s.length - 1, (int) Math.ceil(p / 100 * s.length) - 1)];
+            out.put(p == 50 ? "p50" : p == 99 ? "p99" : "p99.9", v / 1e6);
+        }
+        out.put("count", s.length);
+    }
+}
