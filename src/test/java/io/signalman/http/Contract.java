@@ -29,8 +29,8 @@ final class Contract implements AutoCloseable {
     enum Kind {
         /** a required property, to be removed */
         REQUIRED,
-        /** an object that refuses unknown properties */
-        CLOSED_OBJECT,
+        /** an object, to be given a property its schema does not name */
+        OBJECT,
         /** a value restricted to an enum (or a const) */
         ENUM,
         /** a string value */
@@ -124,9 +124,7 @@ final class Contract implements AutoCloseable {
             JsonNode props = schema.path("properties");
             List<String> known = new ArrayList<>();
             props.fieldNames().forEachRemaining(known::add);
-            if (schema.path("additionalProperties").isBoolean() && !schema.get("additionalProperties").asBoolean()) {
-                sites.add(new Site(Kind.CLOSED_OBJECT, field, List.of(), known));
-            }
+            sites.add(new Site(Kind.OBJECT, field, List.of(), known));
             schema.path("required").forEach(r -> {
                 if (value.has(r.asText())) {
                     sites.add(new Site(Kind.REQUIRED, join(field, r.asText()), List.of(), List.of()));
