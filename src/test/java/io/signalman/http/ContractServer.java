@@ -45,8 +45,16 @@ final class ContractServer implements AutoCloseable {
     }
 
     static HttpResponse<String> send(int port, String method, String path, String body) {
+        return sendAs(port, method, path, body, TOKEN);
+    }
+
+    /** A request with a JSON body (when not null) and a bearer token (when not null). */
+    static HttpResponse<String> sendAs(int port, String method, String path, String body, String token) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).header("authorization", "Bearer " + TOKEN);
+                .timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            b.header("authorization", "Bearer " + token);
+        }
         if (body != null) {
             b.header("content-type", "application/json");
         }
