@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -21,6 +22,8 @@ public final class Engine {
     private final Gate gate;
     private final AtomicReference<RuleBundle> active = new AtomicReference<>();
     private final AtomicReference<Refusal> lastRefused = new AtomicReference<>();
+    private final AtomicLong loads = new AtomicLong();
+    private final AtomicLong refusals = new AtomicLong();
 
     public Engine(Path rulesDir, BundleCompiler compiler) {
         this(rulesDir, compiler, Gate.NONE);
@@ -52,8 +55,10 @@ public final class Engine {
                 throw new BundleException(refused);
             }
             active.set(bundle);
+            loads.incrementAndGet();
             return bundle;
         } catch (BundleException e) {
+            refusals.incrementAndGet();
             lastRefused.set(new Refusal(Instant.now(), revision, e.errors()));
             throw e;
         }
@@ -70,6 +75,16 @@ public final class Engine {
 
     public Optional<RuleBundle> current() {
         return Optional.ofNullable(active.get());
+    }
+
+    /** Bundles made active by {@link #load()} since this engine was made, the first included. */
+    public long loads() {
+        return loads.get();
+    }
+
+    /** Bundles {@link #load()} refused since this engine was made. */
+    public long refusals() {
+        return refusals.get();
     }
 
     public Optional<Refusal> lastRefused() {

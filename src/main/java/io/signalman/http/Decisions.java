@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every transport does with a decision request: parse, decide with the pack's one
@@ -26,12 +28,29 @@ public final class Decisions {
 
     private final Engine engine;
     private final DecisionLog log;
+    /**
+     * One line per decision, at DEBUG: a decision is also a record in the decision log, so at INFO
+     * these lines would only double the I/O under load. Enable with
+     * {@code -Dorg.slf4j.simpleLogger.log.io.signalman.decisions=debug}.
+     */
+    private static final Logger DECISION_LOG = LoggerFactory.getLogger("io.signalman.decisions");
+
     private final StateStores stores;
+    private final Metrics metrics;
 
     public Decisions(Engine engine, DecisionLog log, StateStores stores) {
+        this(engine, log, stores, new Metrics(engine));
+    }
+
+    public Decisions(Engine engine, DecisionLog log, StateStores stores, Metrics metrics) {
         this.engine = engine;
         this.log = log;
         this.stores = stores;
+        this.metrics = metrics;
+    }
+
+    public Metrics metrics() {
+        return metrics;
     }
 
     /** The server's state stores (FSM instances, conversations); they outlive rule reloads. */
@@ -91,6 +110,10 @@ public final class Decisions {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
         log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
                 pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input)));
+        metrics.decided(d);
+        if (DECISION_LOG.isDebugEnabled()) {
+            DECISION_LOG.debug(LogLine.decision(d, endpoint));
+        }
         return d.toJson(outcome);
     }
 

@@ -5,6 +5,7 @@ import io.signalman.json.Json;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
@@ -18,10 +19,13 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class HttpApi extends VerticleBase {
 
+    private static final Buffer OPENAPI = openapiDocument();
+
     private final Decisions decisions;
     private final ServerConfig config;
     private HttpServer server;
     private WorkerExecutor workers;
+    private Router router;
 
     public HttpApi(Decisions decisions, ServerConfig config) {
         this.decisions = decisions;
@@ -32,7 +36,10 @@ public final class HttpApi extends VerticleBase {
     public Future<?> start() {
         workers = vertx.createSharedWorkerExecutor("signalman-decide", config.workers());
         Router router = Router.router(vertx);
+        router.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
         router.get("/health").handler(this::health);
+        router.get("/openapi.yaml").handler(this::openapi);
+        router.get("/metrics").handler(this::metrics);
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
         router.post("/v1/rules/reload").handler(this::reload);
@@ -46,6 +53,7 @@ public final class HttpApi extends VerticleBase {
                 "the request body is over the limit of " + config.bodyLimit() + " bytes")));
         router.errorHandler(500, ctx -> Responses.error(ctx, ApiError.from(ctx.failure() == null
                 ? new IllegalStateException("unknown failure") : ctx.failure())));
+        this.router = router;
         server = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()));
         return server.requestHandler(router).listen();
     }
@@ -53,6 +61,11 @@ public final class HttpApi extends VerticleBase {
     /** The port actually bound (useful when the configured port is 0). */
     public int port() {
         return server.actualPort();
+    }
+
+    /** The routes served, for the contract test that holds them to openapi.yaml. */
+    Router router() {
+        return router;
     }
 
     /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
@@ -63,6 +76,17 @@ public final class HttpApi extends VerticleBase {
 
     private void health(RoutingContext ctx) {
         Responses.json(ctx, 200, Json.object().put("status", "live"));
+    }
+
+    /** The contract (SPEC 5), read once from the jar: src/main/resources/openapi.yaml. */
+    private void openapi(RoutingContext ctx) {
+        ctx.response().putHeader("content-type", "application/yaml; charset=utf-8").end(OPENAPI);
+    }
+
+    private void metrics(RoutingContext ctx) {
+        workers.executeBlocking(decisions.metrics()::scrape, false)
+                .onSuccess(text -> ctx.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(text))
+                .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
     }
 
     private void ready(RoutingContext ctx) {
@@ -94,6 +118,17 @@ public final class HttpApi extends VerticleBase {
                 return new Api.Reply(422, Json.bytes(body));
             }
         });
+    }
+
+    private static Buffer openapiDocument() {
+        try (var in = HttpApi.class.getResourceAsStream("/openapi.yaml")) {
+            if (in == null) {
+                throw new IllegalStateException("openapi.yaml is missing from the classpath");
+            }
+            return Buffer.buffer(in.readAllBytes());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private void rules(RoutingContext ctx) {

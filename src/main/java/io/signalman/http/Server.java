@@ -60,12 +60,13 @@ public final class Server implements AutoCloseable {
         LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
         bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
         DecisionLog log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
-        Vertx vertx = Vertx.vertx(new VertxOptions()
+        Metrics metrics = new Metrics(engine);
+        Vertx vertx = metrics.vertx(new VertxOptions()
                 .setBlockedThreadCheckInterval(Math.max(10, config.blockedWarnMs() / 2))
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
-        Decisions decisions = new Decisions(engine, log, stores);
+        Decisions decisions = new Decisions(engine, log, stores, metrics);
         HttpApi http = new HttpApi(decisions, config);
         try {
             vertx.deployVerticle(http).await();
@@ -87,6 +88,10 @@ public final class Server implements AutoCloseable {
 
     public Vertx vertx() {
         return vertx;
+    }
+
+    HttpApi http() {
+        return http;
     }
 
     public Engine engine() {

@@ -1,0 +1,89 @@
+package io.signalman.http;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalman.engine.Decision;
+import io.signalman.engine.Engine;
+import io.signalman.engine.RuleInfo;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.micrometer.VertxPrometheusOptions;
+import java.util.EnumSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * One server's metrics (SPEC 5, {@code GET /metrics}), in its own Prometheus registry so that
+ * servers sharing a JVM (the tests) never share series.
+ *
+ * <ul>
+ *   <li>Vert.x's metrics module publishes HTTP request counts and latency histograms labelled by
+ *       route <em>template</em> ({@code /v1/fsm/instances/:id/actions}), method and status; never by
+ *       raw path, so label cardinality is bounded by the routes, not by the ids clients send.</li>
+ *   <li>{@code signalman_rule_fired_total{pack, rule}}: incremented when a decision is committed
+ *       (logged), once per rule in its {@code rules_fired}. Keyed by name, not by revision, so a
+ *       rule's series continues across reloads; a renamed rule starts a new series. The counters
+ *       in {@code CompiledPack} (shown by {@code GET /v1/rules}) are per bundle and restart at a
+ *       reload; these do not. A stateful decision that lost its compare-and-set and was decided
+ *       again counts once, as it is logged once.</li>
+ *   <li>{@code signalman_decisions_total{pack}}, {@code signalman_reloads_total{outcome}}
+ *       (every {@link Engine#load}, the first included: loaded or refused) and
+ *       {@code signalman_rejections_total{status, error}} (every error response, by its code).</li>
+ * </ul>
+ */
+public final class Metrics {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ConcurrentMap<String, ConcurrentMap<String, Counter>> fired = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> decisions = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
+
+    public Metrics(Engine engine) {
+        FunctionCounter.builder("signalman.reloads", engine, Engine::loads).tag("outcome", "loaded")
+                .description("rule bundles compiled, gated and made active (the first load included)").register(registry);
+        FunctionCounter.builder("signalman.reloads", engine, Engine::refusals).tag("outcome", "refused")
+                .description("rule bundles refused (compile, lint or gate); the old bundle kept serving").register(registry);
+    }
+
+    /**
+     * Vert.x built with this registry behind its metrics SPI. The labels are chosen for bounded
+     * cardinality: route template, method and status for HTTP; never the raw path or the peer.
+     */
+    public Vertx vertx(VertxOptions options) {
+        options.setMetricsOptions(new MicrometerMetricsOptions()
+                .setEnabled(true)
+                .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(true))
+                .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.EB_ADDRESS,
+                        Label.EB_SIDE, Label.EB_FAILURE, Label.POOL_TYPE, Label.POOL_NAME)));
+        return Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry)).build();
+    }
+
+    /** The Prometheus text exposition (format 0.0.4). Walks every meter: call it off the event loop. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    /** A committed decision: its pack, and each rule that fired for it. Runs on a worker thread. */
+    public void decided(Decision<?> d) {
+        decisions.computeIfAbsent(d.pack(), p -> Counter.builder("signalman.decisions").tag("pack", p)
+                .description("decisions made and logged").register(registry)).increment();
+        ConcurrentMap<String, Counter> byRule = fired.computeIfAbsent(d.pack(), p -> new ConcurrentHashMap<>());
+        for (RuleInfo r : d.evaluation().fired()) {
+            byRule.computeIfAbsent(r.name(), name -> Counter.builder("signalman.rule.fired").tag("pack", r.pack())
+                    .tag("rule", name).description("times a rule fired in a logged decision, across reloads")
+                    .register(registry)).increment();
+        }
+    }
+
+    /** An error response: its status and its code ({@code invalid_input}, {@code guard_rejected}, ...). */
+    void rejected(int status, String code) {
+        String key = status + " " + code;
+        rejections.computeIfAbsent(key, k -> Counter.builder("signalman.rejections").tag("status", Integer.toString(status))
+                .tag("error", code).description("error responses, by status and error code").register(registry)).increment();
+    }
+}

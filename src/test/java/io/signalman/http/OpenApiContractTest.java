@@ -1,0 +1,108 @@
+package io.signalman.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.json.Json;
+import io.vertx.ext.web.Route;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * openapi.yaml (SPEC 5) against the running server. The strict parsers are the validator; these
+ * tests and {@link OpenApiContractProperties} hold them to the document: the routes are the
+ * documented operations, and Vert.x's own OpenAPI validator (the referee) agrees with the server
+ * on what is accepted.
+ */
+class OpenApiContractTest {
+
+    @TempDir
+    static Path data;
+
+    private static ContractServer s;
+
+    @BeforeAll
+    static void start() throws Exception {
+        s = new ContractServer(data);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    @Test
+    void theDocumentIsServedAsYamlAndIsAValidOpenApiContract() {
+        HttpResponse<String> r = ContractServer.send(s.server.port(), "GET", "/openapi.yaml", null);
+
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("application/yaml"));
+        // Vert.x refuses to build a contract from a document that is not valid OpenAPI 3.
+        assertEquals("3.1.0", s.contract.raw.getString("openapi"));
+        assertFalse(s.contract.operations().isEmpty());
+    }
+
+    @Test
+    void everyRouteOnTheRouterIsDocumentedAndEveryDocumentedOperationIsRouted() {
+        // Given what the router serves, as "METHOD /path/{param}"
+        Set<String> routed = new TreeSet<>();
+        for (Route r : s.server.http().router().getRoutes()) {
+            // A regex route is named by its regex, which here is a literal path (":batch" is no parameter).
+            String path = r.getPath() != null ? r.getPath().replaceAll(":([A-Za-z_]+)", "{$1}") : r.getName();
+            if (path == null) {
+                continue; // the catch-all that hands every request its metrics; no endpoint of its own
+            }
+            assertFalse(r.methods().isEmpty(), "a route for every method: " + path);
+            r.methods().forEach(m -> routed.add(m.name() + " " + path));
+        }
+
+        // Then the document has exactly those operations
+        assertEquals(routed, new TreeSet<>(s.contract.operations()));
+    }
+
+    @Test
+    void everyExampleBodyIsValidForTheRefereeAndAcceptedByTheServer() {
+        for (Contract.BodyOperation op : s.contract.bodyOperations()) {
+            HttpResponse<String> referee = s.toReferee(op.method(), op.path(), op.example());
+            assertEquals(204, referee.statusCode(), op.operationId() + ": " + referee.body());
+
+            HttpResponse<String> r = s.toServer(op.method(), op.path(), op.example());
+            assertTrue(Set.of(200, 201, 409).contains(r.statusCode()), op.operationId() + " -> " + r.statusCode() + " " + r.body());
+        }
+    }
+
+    @Test
+    void everyOperationWithABodyHasAnExampleToTestItWith() {
+        Set<String> withExamples = new TreeSet<>();
+        s.contract.bodyOperations().forEach(op -> withExamples.add(op.operationId()));
+
+        assertEquals(Set.of("routeBroker", "routeBrokerBatch", "routeSignal", "createFsmInstance", "restoreFsmInstance",
+                "applyFsmAction", "dispatch", "createConversation", "reportTurn", "userInput"), withExamples);
+    }
+
+    @Test
+    void aRefusedBodyIsAnErrorAsTheDocumentDescribesIt() throws Exception {
+        JsonNode body = Json.parse("{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"urgent\"},"
+                + " \"type\": \"event\", \"subtype\": \"trade.executed\"}");
+
+        HttpResponse<String> r = s.toServer("POST", "/v1/broker/route", body);
+
+        assertEquals(400, r.statusCode());
+        JsonNode error = Json.parse(r.body());
+        assertEquals("invalid_input", error.get("error").asText());
+        assertNotEquals("", error.get("message").asText());
+        assertEquals("envelope.priority", error.at("/details/field").asText());
+        assertNotEquals(204, s.toReferee("POST", "/v1/broker/route", body).statusCode());
+    }
+}
