@@ -99,6 +99,9 @@ public final class BundleCompiler {
         DrlIndex index = DrlIndex.of(def, drl);
         errors.addAll(index.errors());
         KieBase kieBase = index.unparsable() ? null : build(def, drl, index, errors);
+        if (kieBase != null && errors.isEmpty()) {
+            verify(def, kieBase, index, errors);
+        }
         if (errors.isEmpty()) {
             errors.addAll(def.lint(index.rules(), reference));
         }
@@ -159,12 +162,38 @@ public final class BundleCompiler {
         }
     }
 
+    /**
+     * All or nothing, checked: some executable-model failures (a consequence the Java parser
+     * rejects) are only logged by Drools while the KieBase is built, which then lacks the
+     * package. A KieBase is accepted only if it holds exactly the rules the sources declare and a
+     * session of it takes the {@code decide} global.
+     */
+    private static void verify(PackDefinition def, KieBase kieBase, DrlIndex index, List<BundleError> errors) {
+        int compiled = kieBase.getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum();
+        if (compiled != index.rules().size()) {
+            errors.add(new BundleError(def.name() + "/", 0, 0, "the compiled rules are incomplete: " + compiled + " of "
+                    + index.rules().size() + " rules built (see the Drools log above for the failing rule)"));
+            return;
+        }
+        org.kie.api.runtime.KieSession probe = kieBase.newKieSession();
+        try {
+            probe.setGlobal(Collector.GLOBAL, def.newCollector(ReferenceData.NONE));
+        } catch (RuntimeException e) {
+            errors.add(new BundleError(def.name() + "/", 0, 0, "the compiled rules do not declare the global \"decide\": "
+                    + e.getMessage()));
+        } finally {
+            probe.dispose();
+        }
+    }
+
     private static BundleError locate(PackDefinition def, Message m, Map<String, String> toBundlePath, DrlIndex index,
                                       Map<String, String> sources) {
         String text = oneLine(m.getText());
         String path = m.getPath() == null ? "" : m.getPath();
-        if (toBundlePath.containsKey(path)) {
-            return new BundleError(toBundlePath.get(path), Math.max(m.getLine(), 0), Math.max(m.getColumn(), 0), text);
+        // Drools names a DRL resource with or without the resources folder, depending on the phase.
+        String mapped = toBundlePath.getOrDefault(path, toBundlePath.get(RESOURCES + path));
+        if (mapped != null) {
+            return new BundleError(mapped, Math.max(m.getLine(), 0), Math.max(m.getColumn(), 0), text);
         }
         if (path.endsWith(".java")) {
             if (text.startsWith("Java source of ")) {
@@ -190,7 +219,12 @@ public final class BundleCompiler {
         return path.startsWith(RESOURCES) ? path.substring(RESOURCES.length()) : path;
     }
 
+    /** One line, without the parser's stack trace that some Drools messages carry. */
     private static String oneLine(String text) {
-        return text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", " ");
+        if (text == null) {
+            return "";
+        }
+        int trace = text.indexOf("Problem stacktrace");
+        return (trace < 0 ? text : text.substring(0, trace)).strip().replaceAll("\\s*\\R\\s*", " ");
     }
 }

@@ -337,4 +337,14 @@ class BundleCompilerTest {
     private static BrokerMessage trade() {
         return new BrokerMessage(null, new BrokerMessage.Envelope("foresight", "normal"), "event", "trade.entry", null);
     }
+
+    @Test
+    void aConsequenceTheJavaParserRejectsRefusesTheWholeBundleNeverAHalfBuiltOne() throws Exception {
+        Path rules = io.signalman.TestBundles.copyOfRules(tmp.resolve("half-built"));
+        io.signalman.TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
+                "decide.primary(\"sr-director-tooling\"");
+        BundleException e = org.junit.jupiter.api.Assertions.assertThrows(BundleException.class,
+                () -> io.signalman.Packs.compiler().compile(BundleFiles.read(rules)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.errors().stream().anyMatch(x -> x.file().startsWith("broker/")), e.errors().toString());
+    }
 }
