@@ -20,12 +20,14 @@ public final class HttpApi extends VerticleBase {
 
     private final Decisions decisions;
     private final ServerConfig config;
+    private final Guard guard;
     private HttpServer server;
     private WorkerExecutor workers;
 
-    public HttpApi(Decisions decisions, ServerConfig config) {
+    HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
         this.decisions = decisions;
         this.config = config;
+        this.guard = guard;
     }
 
     @Override
@@ -36,7 +38,7 @@ public final class HttpApi extends VerticleBase {
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
         router.post("/v1/rules/reload").handler(this::reload);
-        Api api = new Api(vertx, decisions, workers, config);
+        Api api = new Api(vertx, decisions, workers, config, guard);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         router.errorHandler(404, ctx -> Responses.error(ctx, ApiError.of(404, "not_found",
                 "no such endpoint: " + ctx.request().method() + " " + ctx.request().path())));
@@ -76,11 +78,11 @@ public final class HttpApi extends VerticleBase {
 
     /** Admin: compile, gate and swap now; 200 with the new revision, or 422 with every reason. */
     private void reload(RoutingContext ctx) {
-        Api api = new Api(vertx, decisions, workers, config);
+        Api api = new Api(vertx, decisions, workers, config, guard);
         if (!api.admin(ctx)) {
             return;
         }
-        api.respond(ctx, () -> {
+        api.respondUnguarded(ctx, () -> {
             String before = decisions.engine().current().map(RuleBundle::revision).orElse(null);
             try {
                 RuleBundle b = decisions.engine().load();

@@ -34,17 +34,22 @@ public final class Server implements AutoCloseable {
     private final DecisionLog log;
     private final HttpApi http;
     private final BundleWatcher watcher;
+    private final Guard guard;
+    private final BlockedThreads blocked;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
-    private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher) {
+    private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
+                   BlockedThreads blocked) {
         this.vertx = vertx;
         this.engine = engine;
         this.log = log;
         this.http = http;
         this.watcher = watcher;
+        this.guard = guard;
+        this.blocked = blocked;
     }
 
     /**
@@ -65,11 +70,13 @@ public final class Server implements AutoCloseable {
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
+        BlockedThreads blocked = new BlockedThreads(vertx);
         Decisions decisions = new Decisions(engine, log, stores);
-        HttpApi http = new HttpApi(decisions, config);
+        Guard guard = new Guard(config.limits());
+        HttpApi http = new HttpApi(decisions, config, guard);
         try {
             vertx.deployVerticle(http).await();
-            vertx.deployVerticle(new EventBusApi(decisions, config)).await();
+            vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
         } catch (RuntimeException e) {
             vertx.close().await();
             log.close();
@@ -78,7 +85,7 @@ public final class Server implements AutoCloseable {
         LOG.info("serving on http://{}:{} ({}); decision log {}", config.host(), http.port(), config, log.currentFile());
         BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                 BundleWatcher.reloading(engine));
-        return new Server(vertx, engine, log, http, watcher);
+        return new Server(vertx, engine, log, http, watcher, guard, blocked);
     }
 
     public int port() {
@@ -87,6 +94,16 @@ public final class Server implements AutoCloseable {
 
     public Vertx vertx() {
         return vertx;
+    }
+
+    /** Requests admitted and not yet finished (HTTP and event bus); 0 when idle. */
+    public int inFlight() {
+        return guard.inFlight();
+    }
+
+    /** Blocked-thread warnings since start (SPEC 8: there should be none). */
+    public long blockedThreadWarnings() {
+        return blocked.warnings();
     }
 
     public Engine engine() {
