@@ -23,7 +23,7 @@ public final class EventBusApi extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        workers = vertx.createSharedWorkerExecutor("signalman-decide", config.workers());
+        workers = vertx.createSharedWorkerExecutor(HttpApi.WORKER_POOL, config.workers());
         Api api = new Api(vertx, decisions, workers, config, guard);
         ApiModules.ALL.forEach(m -> m.addresses(api));
         return Future.succeededFuture();

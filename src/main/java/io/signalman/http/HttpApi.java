@@ -18,6 +18,9 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class HttpApi extends VerticleBase {
 
+    /** The worker pool every decision runs on, shared by HTTP and the event bus. */
+    static final String WORKER_POOL = "signalman-decide";
+
     private final Decisions decisions;
     private final ServerConfig config;
     private final Guard guard;
@@ -32,7 +35,7 @@ public final class HttpApi extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        workers = vertx.createSharedWorkerExecutor("signalman-decide", config.workers());
+        workers = vertx.createSharedWorkerExecutor(HttpApi.WORKER_POOL, config.workers());
         Router router = Router.router(vertx);
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
