@@ -11,6 +11,8 @@ public final class Main {
             usage: signalman <command> [options]
               serve    [--host 127.0.0.1] [--port 8080] [--rules rules] [--fixtures replay-fixtures]
                        [--data data] [--admin-token T] [--fsync never|interval|always] [--workers N]
+                       [--deadline-ms 2000] [--max-in-flight 256] [--idempotency-window-s 600]
+                       [--idempotency-keys 100000]
               check    [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
               explain  <pack> <input.json> [--rules DIR] [--json]

@@ -2,6 +2,7 @@ package io.signalman.cli;
 
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.BundleException;
+import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
 import java.io.PrintStream;
@@ -15,9 +16,21 @@ final class ServeCommand {
     private ServeCommand() {
     }
 
+    /** Deadline, in-flight bound and idempotency window (SPEC 8); defaults from {@link RequestLimits}. */
+    private static RequestLimits limits(Args a) throws Args.UsageException {
+        RequestLimits d = RequestLimits.defaults();
+        try {
+            return new RequestLimits(a.getInt("deadline-ms", (int) d.deadlineMs()), a.getInt("max-in-flight", d.maxInFlight()),
+                    java.time.Duration.ofSeconds(a.getInt("idempotency-window-s", (int) d.idempotencyWindow().toSeconds())),
+                    a.getInt("idempotency-keys", d.idempotencyKeys()));
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+    }
+
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
-                "body-limit"), Set.of(), env);
+                "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys"), Set.of(), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -31,7 +44,7 @@ final class ServeCommand {
         ServerConfig config = new ServerConfig(a.get("host", d.host()), a.getInt("port", d.port()),
                 Path.of(a.get("rules", "rules")), Path.of(a.get("fixtures", "replay-fixtures")), Path.of(a.get("data", "data")),
                 a.get("admin-token", null), a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
-                fsync, d.logQueue(), d.blockedWarnMs());
+                fsync, d.logQueue(), d.blockedWarnMs(), limits(a));
         Server server;
         try {
             server = Server.start(config);

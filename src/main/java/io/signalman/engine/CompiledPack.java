@@ -76,6 +76,7 @@ public final class CompiledPack {
      * @param read copies the collector's state into the pack's immutable outcome
      */
     public <C extends Collector, R> Evaluation<R> evaluate(List<?> facts, boolean explain, Function<C, R> read) {
+        Deadline.check();
         PackSession session = pool.borrow();
         List<RuleInfo> fired;
         R outcome;
@@ -93,6 +94,8 @@ public final class CompiledPack {
             throw e;
         }
         pool.giveBack(session);
+        // A result that comes too late is thrown away before anyone can commit it.
+        Deadline.check();
         RuleInfo decidedBy = null;
         for (RuleInfo r : fired) {
             fireCounts[r.index()].increment();

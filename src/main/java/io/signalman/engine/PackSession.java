@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.kie.api.KieBase;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
@@ -32,6 +34,10 @@ final class PackSession extends DefaultAgendaEventListener {
     private final List<RuleInfo> fired = new ArrayList<>();
     private final BitSet matched = new BitSet();
     private final List<FactHandle> handles = new ArrayList<>();
+    private static final int FIRING = 0;
+    private static final int DONE = 1;
+    private static final int HALTED = 2;
+
     private boolean explaining;
     private int uses;
 
@@ -61,7 +67,7 @@ final class PackSession extends DefaultAgendaEventListener {
         for (Object fact : facts) {
             handles.add(session.insert(fact));
         }
-        int n = session.fireAllRules(MAX_FIRINGS);
+        int n = fire();
         for (FactHandle h : handles) {
             session.delete(h);
         }
@@ -69,6 +75,35 @@ final class PackSession extends DefaultAgendaEventListener {
             throw new RunawayRulesException(MAX_FIRINGS, fired.isEmpty() ? null : fired.get(fired.size() - 1));
         }
         return fired;
+    }
+
+    /**
+     * Fires the agenda; when the thread has a deadline, the {@link Watchdog} halts the session at
+     * that deadline. The state decides who was first: the watchdog halts only a session that is
+     * still firing, and a session it halted is never reused (the caller discards it on the
+     * exception), since a halted agenda may stay halted.
+     */
+    private int fire() {
+        Long deadline = Deadline.current();
+        if (deadline == null) {
+            return session.fireAllRules(MAX_FIRINGS);
+        }
+        AtomicInteger state = new AtomicInteger(FIRING);
+        ScheduledFuture<?> halt = Watchdog.at(deadline, () -> {
+            if (state.compareAndSet(FIRING, HALTED)) {
+                session.halt();
+            }
+        });
+        int n;
+        try {
+            n = session.fireAllRules(MAX_FIRINGS);
+        } finally {
+            halt.cancel(false);
+        }
+        if (!state.compareAndSet(FIRING, DONE)) {
+            throw new DeadlineExceededException();
+        }
+        return n;
     }
 
     Collector collector() {

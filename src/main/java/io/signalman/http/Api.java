@@ -24,12 +24,14 @@ public final class Api {
     private final WorkerExecutor workers;
     private final ServerConfig config;
     private final BodyHandler body;
+    private final Guard guard;
 
-    Api(Vertx vertx, Decisions decisions, WorkerExecutor workers, ServerConfig config) {
+    Api(Vertx vertx, Decisions decisions, WorkerExecutor workers, ServerConfig config, Guard guard) {
         this.vertx = vertx;
         this.decisions = decisions;
         this.workers = workers;
         this.config = config;
+        this.guard = guard;
         this.body = BodyHandler.create(false).setBodyLimit(config.bodyLimit());
     }
 
@@ -50,9 +52,18 @@ public final class Api {
         return body;
     }
 
-    /** A status and a JSON body, for work whose status depends on its outcome (a 409 refusal). */
-    public record Reply(int status, byte[] body) {
+    /**
+     * A status and a JSON body, for work whose status depends on its outcome (a 409 refusal).
+     * {@code replayed} marks the remembered answer to a repeated idempotency key.
+     */
+    public record Reply(int status, byte[] body, boolean replayed) {
+        public Reply(int status, byte[] body) {
+            this(status, body, false);
+        }
     }
+
+    /** The header a client names a request with, so that a retry is answered, not redone (SPEC 8). */
+    static final String IDEMPOTENCY_KEY = "idempotency-key";
 
     /** Runs {@code work} on the worker pool and answers with its JSON, or with the mapped error. */
     public void blocking(RoutingContext ctx, int status, Callable<byte[]> work) {
@@ -61,9 +72,50 @@ public final class Api {
 
     /** Runs {@code work} on the worker pool and answers with its reply, or with the mapped error. */
     public void respond(RoutingContext ctx, Callable<Reply> work) {
+        respond(ctx, false, work);
+    }
+
+    /**
+     * Like {@link #respond(RoutingContext, Callable)}, under the server's {@link Guard}: admitted
+     * or 503, a deadline, and once per {@code Idempotency-Key} header (or, with {@code bodyId},
+     * per the body's top-level {@code "id"}: a broker or dispatch message id).
+     */
+    public void respond(RoutingContext ctx, boolean bodyId, Callable<Reply> work) {
+        String header = ctx.request().method() == io.vertx.core.http.HttpMethod.GET ? null
+                : ctx.request().getHeader(IDEMPOTENCY_KEY);
+        String scope = ctx.request().method() + " " + ctx.request().path();
+        guard.run(vertx, workers, () -> {
+            byte[] in = bodyBytes(ctx);
+            return Idempotency.key(scope, header != null || !bodyId ? header : Idempotency.bodyId(in), in);
+        }, work, new Guard.Answer() {
+            @Override
+            public void reply(Reply r) {
+                if (r.replayed()) {
+                    ctx.response().putHeader("idempotent-replayed", "true");
+                }
+                Responses.json(ctx, r.status(), r.body());
+            }
+
+            @Override
+            public void fail(ApiError e) {
+                Responses.error(ctx, e);
+            }
+        });
+    }
+
+    /**
+     * Outside the guard, for admin work that may rightly take long (a reload compiles a bundle
+     * for seconds) and must not be refused when the server is busy serving decisions.
+     */
+    void respondUnguarded(RoutingContext ctx, Callable<Reply> work) {
         workers.executeBlocking(work, false)
                 .onSuccess(r -> Responses.json(ctx, r.status(), r.body()))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
+    }
+
+    /** Requests admitted and not yet finished, HTTP and event bus together. */
+    int inFlight() {
+        return guard.inFlight();
     }
 
     /** Refuses a body that says it is not JSON (415); true when the request may go on. */
@@ -115,14 +167,14 @@ public final class Api {
             }
             byte[] in = bodyBytes(ctx);
             boolean explain = explain(ctx);
-            blocking(ctx, 200, () -> batch ? decisions.decideBatch(pack, endpoint, in, explain)
-                    : decisions.decide(pack, endpoint, in, explain));
+            respond(ctx, !batch, () -> new Reply(200, batch ? decisions.decideBatch(pack, endpoint, in, explain)
+                    : decisions.decide(pack, endpoint, in, explain)));
         };
     }
 
     /** A stateless decision address on the event bus, taking the same JSON as the endpoint. */
     public <I, D> void consumer(String address, DecisionPack<I, D> pack) {
-        reply(address, (body, explain) -> decisions.decide(pack, address, body, explain));
+        replyWith(address, true, (body, explain) -> new Reply(200, decisions.decide(pack, address, body, explain)));
     }
 
     /** Work that turns a request body into a response body. */
@@ -148,23 +200,38 @@ public final class Api {
 
     /** Like {@link #reply}, for work whose outcome may be a refusal (failure code = its status). */
     public void replyWith(String address, BusReplyWork work) {
+        replyWith(address, false, work);
+    }
+
+    /**
+     * The bus side of {@link #respond(RoutingContext, boolean, Callable)}: the same guard, with
+     * the key from header {@code idempotency-key} (or the body's {@code "id"}); a replayed reply
+     * carries header {@code idempotent-replayed: true}.
+     */
+    private void replyWith(String address, boolean bodyId, BusReplyWork work) {
         vertx.eventBus().<Object>consumer(address, message -> {
             byte[] in = busBody(message);
             if (in == null) {
                 return;
             }
             boolean explain = "true".equals(message.headers().get("explain"));
-            workers.<Reply>executeBlocking(() -> work.apply(in, explain), false)
-                    .onSuccess(r -> {
-                        if (r.status() >= 400) {
-                            message.fail(r.status(), new String(r.body(), StandardCharsets.UTF_8));
-                        } else {
-                            message.reply(new JsonObject(Buffer.buffer(r.body())));
+            String header = message.headers().get(IDEMPOTENCY_KEY);
+            guard.run(vertx, workers, () -> Idempotency.key("bus " + address, header != null || !bodyId ? header
+                    : Idempotency.bodyId(in), in), () -> work.apply(in, explain), new Guard.Answer() {
+                        @Override
+                        public void reply(Reply r) {
+                            if (r.status() >= 400) {
+                                message.fail(r.status(), new String(r.body(), StandardCharsets.UTF_8));
+                            } else {
+                                message.reply(new JsonObject(Buffer.buffer(r.body())), new io.vertx.core.eventbus.DeliveryOptions()
+                                        .addHeader("idempotent-replayed", String.valueOf(r.replayed())));
+                            }
                         }
-                    })
-                    .onFailure(err -> {
-                        ApiError e = ApiError.from(err);
-                        message.fail(e.status(), Json.write(e.toJson()));
+
+                        @Override
+                        public void fail(ApiError e) {
+                            message.fail(e.status(), Json.write(e.toJson()));
+                        }
                     });
         });
     }

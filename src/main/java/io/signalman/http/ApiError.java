@@ -1,6 +1,7 @@
 package io.signalman.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.DeadlineExceededException;
 import io.signalman.engine.NoBundleException;
 import io.signalman.engine.Refused;
 import io.signalman.handoff.ConversationRefused;
@@ -18,6 +19,22 @@ public record ApiError(int status, String code, String message, ObjectNode detai
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiError.class);
 
+    /** An error already mapped (and logged) on the worker, carried to where it is answered. */
+    static final class Raised extends RuntimeException {
+        private final transient ApiError error;
+
+        Raised(ApiError error) {
+            super(error.message(), null, false, false);
+            this.error = error;
+        }
+    }
+
+    static final ApiError OVERLOADED = of(503, "overloaded",
+            "the server is at its bound of requests in flight; retry after the Retry-After delay");
+
+    static final ApiError DEADLINE = of(503, "deadline_exceeded",
+            "the request ran past its deadline; its rules were stopped and nothing was changed");
+
     public static ApiError of(int status, String code, String message) {
         return new ApiError(status, code, message, null);
     }
@@ -25,6 +42,12 @@ public record ApiError(int status, String code, String message, ObjectNode detai
     /** Maps what went wrong while deciding to a status; only our own faults become 5xx. */
     public static ApiError from(Throwable t) {
         Throwable e = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (e instanceof Raised r) {
+            return r.error;
+        }
+        if (e instanceof DeadlineExceededException) {
+            return DEADLINE;
+        }
         if (e instanceof InputException ie) {
             ObjectNode details = Json.object();
             details.put("field", ie.field());
@@ -66,8 +89,9 @@ public record ApiError(int status, String code, String message, ObjectNode detai
         return new ApiError(status, e.reason().code(), e.getMessage(), details.isEmpty() ? null : details);
     }
 
+    /** Worth retrying later: the client is told when with {@code Retry-After}. */
     public boolean retryable() {
-        return status == 503;
+        return status == 503 || "idempotency_key_in_progress".equals(code);
     }
 
     public ObjectNode toJson() {

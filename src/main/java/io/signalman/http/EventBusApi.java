@@ -12,17 +12,19 @@ public final class EventBusApi extends VerticleBase {
 
     private final Decisions decisions;
     private final ServerConfig config;
+    private final Guard guard;
     private WorkerExecutor workers;
 
-    public EventBusApi(Decisions decisions, ServerConfig config) {
+    EventBusApi(Decisions decisions, ServerConfig config, Guard guard) {
         this.decisions = decisions;
         this.config = config;
+        this.guard = guard;
     }
 
     @Override
     public Future<?> start() {
-        workers = vertx.createSharedWorkerExecutor("signalman-decide", config.workers());
-        Api api = new Api(vertx, decisions, workers, config);
+        workers = vertx.createSharedWorkerExecutor(HttpApi.WORKER_POOL, config.workers());
+        Api api = new Api(vertx, decisions, workers, config, guard);
         ApiModules.ALL.forEach(m -> m.addresses(api));
         return Future.succeededFuture();
     }

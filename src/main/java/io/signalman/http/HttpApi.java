@@ -20,21 +20,25 @@ import io.vertx.ext.web.RoutingContext;
 public final class HttpApi extends VerticleBase {
 
     private static final Buffer OPENAPI = openapiDocument();
+    /** The worker pool every decision runs on, shared by HTTP and the event bus. */
+    static final String WORKER_POOL = "signalman-decide";
 
     private final Decisions decisions;
     private final ServerConfig config;
+    private final Guard guard;
     private HttpServer server;
     private WorkerExecutor workers;
     private Router router;
 
-    public HttpApi(Decisions decisions, ServerConfig config) {
+    HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
         this.decisions = decisions;
         this.config = config;
+        this.guard = guard;
     }
 
     @Override
     public Future<?> start() {
-        workers = vertx.createSharedWorkerExecutor("signalman-decide", config.workers());
+        workers = vertx.createSharedWorkerExecutor(HttpApi.WORKER_POOL, config.workers());
         Router router = Router.router(vertx);
         router.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
         router.get("/health").handler(this::health);
@@ -43,7 +47,7 @@ public final class HttpApi extends VerticleBase {
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
         router.post("/v1/rules/reload").handler(this::reload);
-        Api api = new Api(vertx, decisions, workers, config);
+        Api api = new Api(vertx, decisions, workers, config, guard);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         router.errorHandler(404, ctx -> Responses.error(ctx, ApiError.of(404, "not_found",
                 "no such endpoint: " + ctx.request().method() + " " + ctx.request().path())));
@@ -100,11 +104,11 @@ public final class HttpApi extends VerticleBase {
 
     /** Admin: compile, gate and swap now; 200 with the new revision, or 422 with every reason. */
     private void reload(RoutingContext ctx) {
-        Api api = new Api(vertx, decisions, workers, config);
+        Api api = new Api(vertx, decisions, workers, config, guard);
         if (!api.admin(ctx)) {
             return;
         }
-        api.respond(ctx, () -> {
+        api.respondUnguarded(ctx, () -> {
             String before = decisions.engine().current().map(RuleBundle::revision).orElse(null);
             try {
                 RuleBundle b = decisions.engine().load();

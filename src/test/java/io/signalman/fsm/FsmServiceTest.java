@@ -91,9 +91,13 @@ class FsmServiceTest {
         pool.shutdown();
 
         assertEquals(moves, store.writes.size(), "every reported move was written exactly once");
+        // Two threads may record their (successful, ordered) writes in the other order: the list
+        // is appended after the compare-and-set, so it is checked in version order.
+        List<Versioned<FsmInstance>> writes = new ArrayList<>(store.writes);
+        writes.sort(java.util.Comparator.comparingLong(Versioned::version));
         String state = "idle";
-        for (int i = 0; i < store.writes.size(); i++) {
-            Versioned<FsmInstance> w = store.writes.get(i);
+        for (int i = 0; i < writes.size(); i++) {
+            Versioned<FsmInstance> w = writes.get(i);
             assertEquals(i + 2, w.version(), "versions follow one another: no write was lost or doubled");
             assertTrue(!w.value().currentState().equals(state), "each write moves from the state the previous one left");
             state = w.value().currentState();

@@ -1,0 +1,200 @@
+package io.signalman.http;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.signalman.engine.Refused;
+import io.signalman.json.Json;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Answers a request seen again with the answer it got the first time (SPEC 8), so a client may
+ * retry after a timeout or a lost connection without moving an FSM twice or counting a handoff
+ * twice. A key is scoped by where it was sent (method and path, or the bus address), so the same
+ * key on two endpoints are two requests.
+ *
+ * <ul>
+ *   <li>Same key, same body: the first answer, byte for byte (same {@code decision_id}); the work
+ *       does not run again, so nothing is logged or changed again.</li>
+ *   <li>Same key, other body: 422 {@code idempotency_key_reused} (as Stripe does): the client has
+ *       a bug, and answering either request's decision would be a lie about the other.</li>
+ *   <li>Same key while the first is still running: 409 {@code idempotency_key_in_progress}
+ *       with {@code Retry-After}; a retry after it finishes gets its answer.</li>
+ *   <li>Answers under 500 are remembered (a 409 refusal is a decision too); a 5xx (deadline,
+ *       runaway rules, our bug) is forgotten so a retry may run again.</li>
+ * </ul>
+ *
+ * <p>Bounded twice: a key is forgotten after the window, and the oldest keys go first past
+ * {@code maxKeys} or {@link #MAX_BYTES} of remembered answers. Every method runs on a worker.
+ */
+final class Idempotency {
+
+    /** Remembered answers never hold more than this much heap, whatever the key count. */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
+    /** Longer keys are refused: a key is an id, not a payload. */
+    static final int MAX_KEY_LENGTH = 255;
+
+    /** A request's identity: where it went, its key, and a digest of its body. */
+    record Key(String scope, String key, byte[] bodyDigest) {
+        String id() {
+            return scope + "\n" + key;
+        }
+    }
+
+    private static final class Entry {
+        final byte[] digest;
+        final long at;
+        Api.Reply reply;
+
+        Entry(byte[] digest, long at) {
+            this.digest = digest;
+            this.at = at;
+        }
+
+        long bytes() {
+            return reply == null ? 0 : reply.body().length + 64L;
+        }
+    }
+
+    private final long windowNanos;
+    private final int maxKeys;
+    // Insertion order is age order: expiry and eviction both take from the head.
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
+    private long bytes;
+
+    Idempotency(java.time.Duration window, int maxKeys) {
+        this.windowNanos = window.toNanos();
+        this.maxKeys = maxKeys;
+    }
+
+    /** The key of a request: a header value (or a message id) and the body it came with. */
+    static Key key(String scope, String key, byte[] body) {
+        if (key == null) {
+            return null;
+        }
+        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
+            throw new Refused(Refused.Kind.UNPROCESSABLE, "invalid_idempotency_key",
+                    "an idempotency key is 1 to " + MAX_KEY_LENGTH + " characters");
+        }
+        try {
+            return new Key(scope, key, MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /**
+     * The top-level {@code "id"} of a JSON object body when it is a string, else null. Streams
+     * the top level only and skips nested values, so it costs a fraction of the real parse.
+     */
+    static String bodyId(byte[] body) {
+        try (JsonParser p = Json.MAPPER.getFactory().createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if ("id".equals(name)) {
+                    return value == JsonToken.VALUE_STRING ? p.getText() : null;
+                }
+                p.skipChildren();
+            }
+            return null;
+        } catch (IOException e) {
+            return null; // the real parse reports it, naming the place
+        }
+    }
+
+    /** Runs {@code work} once per key within the window; see the class comment for the rules. */
+    Api.Reply once(Key key, Callable<Api.Reply> work) throws Exception {
+        if (key == null || maxKeys == 0) {
+            return work.call();
+        }
+        Entry mine = new Entry(key.bodyDigest(), System.nanoTime());
+        Entry seen;
+        synchronized (this) {
+            expire(mine.at);
+            seen = entries.putIfAbsent(key.id(), mine);
+            if (seen == null) {
+                evict();
+            }
+        }
+        if (seen != null) {
+            return replay(seen, key);
+        }
+        Api.Reply reply;
+        try {
+            reply = work.call();
+        } catch (Exception | Error e) {
+            ApiError error = ApiError.from(e);
+            if (error.status() >= 500) {
+                forget(key, mine);
+                throw new ApiError.Raised(error);
+            }
+            reply = new Api.Reply(error.status(), Json.bytes(error.toJson()));
+        }
+        remember(key, mine, reply);
+        return reply;
+    }
+
+    synchronized int size() {
+        return entries.size();
+    }
+
+    private Api.Reply replay(Entry seen, Key key) {
+        if (!Arrays.equals(seen.digest, key.bodyDigest())) {
+            throw new Refused(Refused.Kind.UNPROCESSABLE, "idempotency_key_reused", "idempotency key \"" + key.key()
+                    + "\" was used with a different body; use a new key for a new request");
+        }
+        Api.Reply first;
+        synchronized (this) {
+            first = seen.reply;
+        }
+        if (first == null) {
+            throw new ApiError.Raised(ApiError.of(409, "idempotency_key_in_progress", "a request with idempotency key \""
+                    + key.key() + "\" is still running; retry to get its answer"));
+        }
+        return new Api.Reply(first.status(), first.body(), true);
+    }
+
+    private synchronized void remember(Key key, Entry mine, Api.Reply reply) {
+        if (entries.get(key.id()) == mine) {
+            mine.reply = reply;
+            bytes += mine.bytes();
+            evict();
+        }
+    }
+
+    private synchronized void forget(Key key, Entry mine) {
+        entries.remove(key.id(), mine);
+    }
+
+    private void expire(long now) {
+        Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
+        while (it.hasNext()) {
+            Entry e = it.next().getValue();
+            // A running entry is never expired: its reservation is what stops a second run.
+            if (now - e.at <= windowNanos || e.reply == null) {
+                return;
+            }
+            bytes -= e.bytes();
+            it.remove();
+        }
+    }
+
+    private void evict() {
+        Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
+        while ((entries.size() > maxKeys || bytes > MAX_BYTES) && it.hasNext()) {
+            Entry e = it.next().getValue();
+            bytes -= e.bytes();
+            it.remove();
+        }
+    }
+}
