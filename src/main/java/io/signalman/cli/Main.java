@@ -11,6 +11,7 @@ public final class Main {
             usage: signalman <command> [options]
               serve    [--host 127.0.0.1] [--port 8080] [--rules rules] [--fixtures replay-fixtures]
                        [--data data] [--admin-token T] [--fsync never|interval|always] [--workers N]
+                       [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
               check    [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
               explain  <pack> <input.json> [--rules DIR] [--json]

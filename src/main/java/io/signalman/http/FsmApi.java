@@ -27,11 +27,16 @@ final class FsmApi implements ApiModule {
         router.post("/v1/fsm/instances").handler(api.body()).handler(ctx -> create(ctx, api));
         router.get("/v1/fsm/instances/:id").handler(ctx -> api.blocking(ctx, 200,
                 () -> Json.bytes(service(api).get(ctx.pathParam("id")).snapshot())));
-        router.put("/v1/fsm/instances/:id").handler(api.body()).handler(ctx -> restore(ctx, api));
         router.post(ACTIONS).handler(api.body()).handler(ctx -> act(ctx, api));
         router.get("/v1/fsm/machines").handler(ctx -> api.blocking(ctx, 200, () -> Json.bytes(machines(service(api)))));
         router.get("/v1/fsm/machines/:machine").handler(ctx -> api.blocking(ctx, 200,
                 () -> Json.bytes(table(service(api).machines(), ctx.pathParam("machine")))));
+    }
+
+    @Override
+    public void adminRoutes(Router router, Api api) {
+        // Vert.x Web runs a body handler before any user handler, so the gate comes second.
+        router.put("/v1/fsm/instances/:id").handler(api.body()).handler(api::adminGate).handler(ctx -> restore(ctx, api));
     }
 
     @Override
@@ -65,7 +70,7 @@ final class FsmApi implements ApiModule {
     }
 
     private static void restore(RoutingContext ctx, Api api) {
-        if (!api.admin(ctx) || !api.acceptsJson(ctx, false)) {
+        if (!api.acceptsJson(ctx, false)) {
             return;
         }
         byte[] body = Api.bodyBytes(ctx);

@@ -10,40 +10,69 @@ import java.nio.file.Path;
  * @param bodyLimit      request bodies above this many bytes get 413 (SPEC 5: 64 KiB)
  * @param workers        threads that evaluate rules and write nothing else
  * @param blockedWarnMs  Vert.x warns when an event-loop task runs longer than this
+ * @param adminListener  where the admin endpoints are served instead of the public port, or null
+ *                       to serve them on the public port (SPEC 8)
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
-                           long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs) {
+                           long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                           AdminListener adminListener) {
+
+    /**
+     * A second listener that serves only the admin endpoints (still behind the bearer token), so
+     * that they can be kept off the public port: bind it to loopback and the public network cannot
+     * reach them at all. Port 0 picks a free port.
+     */
+    public record AdminListener(String host, int port) {
+        public static final String DEFAULT_HOST = "127.0.0.1";
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
 
     public static final long DEFAULT_BODY_LIMIT = 64 * 1024;
 
     public static ServerConfig defaults() {
         return new ServerConfig("127.0.0.1", 8080, Path.of("rules"), Path.of("replay-fixtures"), Path.of("data"), null,
                 DEFAULT_BODY_LIMIT, Math.max(4, 2 * Runtime.getRuntime().availableProcessors()), FsyncPolicy.INTERVAL,
-                100_000, 2000);
+                100_000, 2000, null);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
+        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
+                blockedWarnMs, adminListener);
     }
 
     public ServerConfig withRules(Path r) {
-        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
+        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
+                blockedWarnMs, adminListener);
     }
 
     public ServerConfig withFixtures(Path f) {
-        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
+        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue,
+                blockedWarnMs, adminListener);
     }
 
     public ServerConfig withAdminToken(String token) {
-        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
+        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue,
+                blockedWarnMs, adminListener);
     }
 
     public ServerConfig withData(Path d) {
-        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs);
+        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue,
+                blockedWarnMs, adminListener);
     }
 
     public ServerConfig withBlockedWarnMs(long ms) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
+                ms, adminListener);
+    }
+
+    /** Serves the admin endpoints on {@code host:port} only (the public port answers them 404). */
+    public ServerConfig withAdminListener(String adminHost, int adminPort) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
+                new AdminListener(adminHost, adminPort));
     }
 
     public Path decisionsDir() {
@@ -54,6 +83,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
     public String toString() {
         return "host=" + host + " port=" + port + " rules=" + rules + " fixtures=" + fixtures + " data=" + data
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
-                + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT);
+                + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT)
+                + " admin-listener=" + (adminListener == null ? "public-port" : adminListener);
     }
 }

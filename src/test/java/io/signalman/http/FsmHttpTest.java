@@ -550,7 +550,7 @@ class FsmHttpTest {
     private static Server start(Path dataDir) throws Exception {
         ServerConfig d = ServerConfig.defaults();
         return Server.start(new ServerConfig(d.host(), 0, d.rules(), d.fixtures(), dataDir, ADMIN_TOKEN, d.bodyLimit(),
-                d.workers(), d.fsync(), d.logQueue(), 200));
+                d.workers(), d.fsync(), d.logQueue(), 200, null));
     }
 
     /** A new instance of {@code machine} with an id no other test uses. */
