@@ -58,15 +58,24 @@ final class FsmApi implements ApiModule {
         byte[] body = Api.bodyBytes(ctx);
         api.blocking(ctx, 201, () -> {
             var json = Json.parse(body);
-            if (!json.isObject() || !json.path("id").isTextual() || !json.path("machine").isTextual() || json.size() != 2) {
-                throw new InputException(json.path("id").isTextual() ? "machine" : "id",
-                        "expected exactly {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
+            if (!json.isObject()) {
+                throw new InputException("", "expected {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
             }
-            String id = json.get("id").asText();
-            ObjectNode out = service(api).create(id, json.get("machine").asText()).snapshot();
+            CreateBody b = Json.bind(json, CreateBody.class);
+            for (String f : new String[] {"id", "machine"}) {
+                if (!json.path(f).isTextual() || json.get(f).asText().isBlank()) {
+                    throw new InputException(f, f + " is required and must be a non-blank string");
+                }
+            }
+            String id = b.id();
+            ObjectNode out = service(api).create(id, b.machine()).snapshot();
             out.put("id", id);
             return Json.bytes(out);
         });
+    }
+
+    /** The body of a create: binding it names an unknown field or a wrong type precisely. */
+    record CreateBody(String id, String machine) {
     }
 
     private static void restore(RoutingContext ctx, Api api) {

@@ -64,6 +64,11 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 blockedWarnMs, adminListener);
     }
 
+    public ServerConfig withBodyLimit(long bytes) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bytes, workers, fsync, logQueue,
+                blockedWarnMs, adminListener);
+    }
+
     public ServerConfig withBlockedWarnMs(long ms) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
                 ms, adminListener);
