@@ -1,11 +1,10 @@
 package io.signalman.cli;
 
 import io.signalman.Await;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * {@code signalman serve} in a JVM of its own, as an operator runs it: the jar's own main class
  * ({@link Main}) on the test class path, so signals reach a real process. Its stdout and stderr
- * (the logs included) are kept, to be searched.
+ * (the logs included) go to {@code serve.log} in its data folder, to be searched.
  */
 final class ServeProcess implements AutoCloseable {
 
@@ -26,13 +25,11 @@ final class ServeProcess implements AutoCloseable {
     private static final Pattern ADMIN = Pattern.compile("signalman admin endpoints on http://[^:]+:(\\d+) only");
 
     private final Process process;
-    private final List<String> output = new ArrayList<>();
+    private final Path log;
 
-    private ServeProcess(Process process) {
+    private ServeProcess(Process process, Path log) {
         this.process = process;
-        Thread reader = new Thread(this::read, "serve-process-output");
-        reader.setDaemon(true);
-        reader.start();
+        this.log = log;
     }
 
     /** Starts {@code serve --port 0 --data DATA} plus {@code args}, and waits until it listens. */
@@ -41,12 +38,19 @@ final class ServeProcess implements AutoCloseable {
                 "-Xmx256m", "-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
                 "--rules", "rules", "--fixtures", "replay-fixtures"));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        // To a file, not a pipe: what the process printed last is there once it has exited.
+        Path log = data.resolve("serve.log");
+        try {
+            Files.createDirectories(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("SIGNALMAN_"));
         pb.environment().putAll(env);
         ServeProcess p;
         try {
-            p = new ServeProcess(pb.start());
+            p = new ServeProcess(pb.start(), log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -67,7 +71,9 @@ final class ServeProcess implements AutoCloseable {
         return Integer.parseInt(find(SERVING));
     }
 
+    /** The admin listener's port, once the process has printed it (right after the public one). */
     int adminPort() {
+        Await.until(Duration.ofSeconds(30), "the admin listener's port", () -> find(ADMIN) != null);
         return Integer.parseInt(find(ADMIN));
     }
 
@@ -77,8 +83,10 @@ final class ServeProcess implements AutoCloseable {
 
     /** Everything the process printed so far. */
     String output() {
-        synchronized (output) {
-            return String.join("\n", output);
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -93,18 +101,6 @@ final class ServeProcess implements AutoCloseable {
     private String find(Pattern p) {
         Matcher m = p.matcher(output());
         return m.find() ? m.group(1) : null;
-    }
-
-    private void read() {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                synchronized (output) {
-                    output.add(line);
-                }
-            }
-        } catch (IOException e) {
-            // The process is gone; what it printed is kept.
-        }
     }
 
     @Override
