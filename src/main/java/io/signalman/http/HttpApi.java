@@ -1,5 +1,7 @@
 package io.signalman.http;
 
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.vertx.core.Future;
@@ -8,8 +10,6 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -22,12 +22,12 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class HttpApi extends VerticleBase {
 
-    private final Decisions decisions;
-    private final ServerConfig config;
     /** Netty's defaults, named: a longer request line is 414, larger headers are 431. */
     static final int MAX_INITIAL_LINE = HttpServerOptions.DEFAULT_MAX_INITIAL_LINE_LENGTH;
     static final int MAX_HEADER_SIZE = HttpServerOptions.DEFAULT_MAX_HEADER_SIZE;
 
+    private final Decisions decisions;
+    private final ServerConfig config;
     private HttpServer server;
     private HttpServer adminServer;
     private WorkerExecutor workers;
