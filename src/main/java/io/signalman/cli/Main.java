@@ -13,6 +13,7 @@ public final class Main {
                        [--data data] [--admin-token T] [--fsync never|interval|always] [--workers N]
                        [--deadline-ms 2000] [--max-in-flight 256] [--idempotency-window-s 600]
                        [--idempotency-keys 100000]
+                       [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
               check    [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
               explain  <pack> <input.json> [--rules DIR] [--json]

@@ -30,7 +30,8 @@ final class ServeCommand {
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
-                "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys"), Set.of(), env);
+                "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
+                "admin-port"), Set.of(), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -41,10 +42,15 @@ final class ServeCommand {
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }
-        ServerConfig config = new ServerConfig(a.get("host", d.host()), a.getInt("port", d.port()),
+        ServerConfig base = new ServerConfig(a.get("host", d.host()), a.getInt("port", d.port()),
                 Path.of(a.get("rules", "rules")), Path.of(a.get("fixtures", "replay-fixtures")), Path.of(a.get("data", "data")),
                 a.get("admin-token", null), a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
-                fsync, d.logQueue(), d.blockedWarnMs(), limits(a));
+                fsync, d.logQueue(), d.blockedWarnMs(), limits(a), null);
+        if (a.get("admin-port", null) == null && a.get("admin-host", null) != null) {
+            throw new Args.UsageException("--admin-host needs --admin-port");
+        }
+        ServerConfig config = a.get("admin-port", null) == null ? base
+                : base.withAdminListener(a.get("admin-host", ServerConfig.AdminListener.DEFAULT_HOST), a.getInt("admin-port", 0));
         Server server;
         try {
             server = Server.start(config);
@@ -59,6 +65,9 @@ final class ServeCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "signalman-shutdown"));
         out.printf("signalman serving http://%s:%d (rules %s)%n", config.host(), server.port(),
                 server.engine().bundle().revision());
+        if (config.adminListener() != null) {
+            out.printf("signalman admin endpoints on http://%s:%d only%n", config.adminListener().host(), server.adminPort());
+        }
         return 0;
     }
 }

@@ -25,14 +25,27 @@ public final class Api {
     private final ServerConfig config;
     private final BodyHandler body;
     private final Guard guard;
+    /** True on the public listener while a separate admin listener serves the admin endpoints. */
+    private final boolean adminElsewhere;
 
     Api(Vertx vertx, Decisions decisions, WorkerExecutor workers, ServerConfig config, Guard guard) {
+        this(vertx, decisions, workers, config, guard, config.adminListener() != null);
+    }
+
+    private Api(Vertx vertx, Decisions decisions, WorkerExecutor workers, ServerConfig config, Guard guard,
+                boolean adminElsewhere) {
         this.vertx = vertx;
         this.decisions = decisions;
         this.workers = workers;
         this.config = config;
         this.guard = guard;
+        this.adminElsewhere = adminElsewhere;
         this.body = BodyHandler.create(false).setBodyLimit(config.bodyLimit());
+    }
+
+    /** The same, for the routes of the admin listener, where the admin endpoints are served. */
+    Api onAdminListener() {
+        return new Api(vertx, decisions, workers, config, guard, false);
     }
 
     public Vertx vertx() {
@@ -118,23 +131,60 @@ public final class Api {
         return guard.inFlight();
     }
 
-    /** Refuses a body that says it is not JSON (415); true when the request may go on. */
+    /**
+     * Refuses a body that says it is not JSON (415); true when the request may go on. The media
+     * type is compared without its parameters and case (RFC 9110), and a charset other than
+     * UTF-8 is refused too: the body is always read as UTF-8 (RFC 8259).
+     */
     public boolean acceptsJson(RoutingContext ctx, boolean ndjsonToo) {
         String type = ctx.request().getHeader("content-type");
-        if (type == null || type.startsWith("application/json") || ndjsonToo && type.startsWith("application/x-ndjson")) {
+        if (type == null) {
             return true;
         }
-        Responses.error(ctx, ApiError.of(415, "unsupported_media_type",
-                "send application/json" + (ndjsonToo ? " or application/x-ndjson" : "") + ", not " + type));
+        String[] parts = type.split(";");
+        String media = parts[0].strip().toLowerCase(java.util.Locale.ROOT);
+        boolean json = media.equals("application/json") || ndjsonToo && media.equals("application/x-ndjson");
+        boolean utf8 = true;
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i].strip().toLowerCase(java.util.Locale.ROOT);
+            if (p.startsWith("charset=")) {
+                String cs = p.substring(8).replace("\"", "");
+                utf8 = cs.equals("utf-8") || cs.equals("utf8");
+            }
+        }
+        if (json && utf8) {
+            return true;
+        }
+        Responses.error(ctx, ApiError.of(415, "unsupported_media_type", "send application/json"
+                + (ndjsonToo ? " or application/x-ndjson" : "") + " in UTF-8, not " + shorten(type)));
         return false;
+    }
+
+    /** A client's text echoed in an error, cut short: an error body stays small whatever was sent. */
+    static String shorten(String s) {
+        return s.length() <= 100 ? s : s.substring(0, 100) + "...";
+    }
+
+    /** {@link #admin} as a route handler: the next handler runs only for an authorized request. */
+    public void adminGate(RoutingContext ctx) {
+        if (admin(ctx)) {
+            ctx.next();
+        }
     }
 
     /**
      * Admin endpoints (SPEC 5, 8): 401 without a bearer token, 403 with a wrong one, or when the
      * server has no admin token at all. The comparison takes the same time wherever the tokens
-     * differ. True when the request may go on.
+     * differ. True when the request may go on. On the public listener, while a separate admin
+     * listener serves them, admin endpoints are 404 whatever the token: the public port then
+     * offers no way to try tokens at all.
      */
     public boolean admin(RoutingContext ctx) {
+        if (adminElsewhere) {
+            Responses.error(ctx, ApiError.of(404, "not_found", "no such endpoint here: " + ctx.request().method() + " "
+                    + shorten(ctx.request().path()) + " is served on the admin listener only"));
+            return false;
+        }
         String header = ctx.request().getHeader("authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             ctx.response().putHeader("www-authenticate", "Bearer");

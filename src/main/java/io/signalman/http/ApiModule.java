@@ -11,6 +11,13 @@ public interface ApiModule {
     /** Adds the pack's routes; handlers only route, work goes through {@link Api#blocking}. */
     void routes(Router router, Api api);
 
+    /**
+     * Adds the pack's admin routes (SPEC 5, 8): on the public router, or on the admin listener's
+     * when one is configured. Each handler starts with {@link Api#admin}.
+     */
+    default void adminRoutes(Router router, Api api) {
+    }
+
     /** Registers the pack's event-bus consumers. */
     default void addresses(Api api) {
     }

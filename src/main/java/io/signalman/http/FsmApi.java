@@ -27,11 +27,16 @@ final class FsmApi implements ApiModule {
         router.post("/v1/fsm/instances").handler(api.body()).handler(ctx -> create(ctx, api));
         router.get("/v1/fsm/instances/:id").handler(ctx -> api.blocking(ctx, 200,
                 () -> Json.bytes(service(api).get(ctx.pathParam("id")).snapshot())));
-        router.put("/v1/fsm/instances/:id").handler(api.body()).handler(ctx -> restore(ctx, api));
         router.post(ACTIONS).handler(api.body()).handler(ctx -> act(ctx, api));
         router.get("/v1/fsm/machines").handler(ctx -> api.blocking(ctx, 200, () -> Json.bytes(machines(service(api)))));
         router.get("/v1/fsm/machines/:machine").handler(ctx -> api.blocking(ctx, 200,
                 () -> Json.bytes(table(service(api).machines(), ctx.pathParam("machine")))));
+    }
+
+    @Override
+    public void adminRoutes(Router router, Api api) {
+        // Vert.x Web runs a body handler before any user handler, so the gate comes second.
+        router.put("/v1/fsm/instances/:id").handler(api.body()).handler(api::adminGate).handler(ctx -> restore(ctx, api));
     }
 
     @Override
@@ -54,12 +59,13 @@ final class FsmApi implements ApiModule {
         api.blocking(ctx, 201, () -> {
             var json = Json.parse(body);
             if (!json.isObject()) {
-                throw new InputException("", "expected exactly {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
+                throw new InputException("", "expected {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
             }
             CreateBody b = Json.bind(json, CreateBody.class);
-            if (b.id() == null || b.machine() == null) {
-                throw new InputException(b.id() == null ? "id" : "machine",
-                        "expected exactly {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
+            for (String f : new String[] {"id", "machine"}) {
+                if (!json.path(f).isTextual() || json.get(f).asText().isBlank()) {
+                    throw new InputException(f, f + " is required and must be a non-blank string");
+                }
             }
             String id = b.id();
             ObjectNode out = service(api).create(id, b.machine()).snapshot();
@@ -68,8 +74,12 @@ final class FsmApi implements ApiModule {
         });
     }
 
+    /** The body of a create: binding it names an unknown field or a wrong type precisely. */
+    record CreateBody(String id, String machine) {
+    }
+
     private static void restore(RoutingContext ctx, Api api) {
-        if (!api.admin(ctx) || !api.acceptsJson(ctx, false)) {
+        if (!api.acceptsJson(ctx, false)) {
             return;
         }
         byte[] body = Api.bodyBytes(ctx);
@@ -87,9 +97,6 @@ final class FsmApi implements ApiModule {
         api.respond(ctx, () -> reply(apply(api, id, ActionRequest.parse(Json.parse(body), false), explain)));
     }
 
-    /** The body of a create; binding it names an unknown field, where a size check could not. */
-    private record CreateBody(String id, String machine) {
-    }
 
     /** A refused action (invalid_transition, guard_rejected) is a 409 carrying the decision. */
     private static Api.Reply reply(ObjectNode out) {

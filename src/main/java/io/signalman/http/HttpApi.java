@@ -1,5 +1,7 @@
 package io.signalman.http;
 
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.vertx.core.Future;
@@ -8,6 +10,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -15,7 +18,8 @@ import io.vertx.ext.web.RoutingContext;
  * The HTTP API (SPEC 5): health, readiness, the rules, and each pack's routes from
  * {@link ApiModules}. Handlers run on the event loop and only route: parsing, rule evaluation and
  * logging run on the {@code signalman-decide} worker pool. A body handler sits on the routes that
- * read a body only, so an unknown path stays a 404.
+ * read a body only, so an unknown path stays a 404. The admin endpoints are served on the public
+ * port, or, when {@link ServerConfig#adminListener()} is set, on that listener only.
  */
 public final class HttpApi extends VerticleBase {
 
@@ -23,10 +27,15 @@ public final class HttpApi extends VerticleBase {
     /** The worker pool every decision runs on, shared by HTTP and the event bus. */
     static final String WORKER_POOL = "signalman-decide";
 
+    /** Netty's defaults, named: a longer request line is 414, larger headers are 431. */
+    static final int MAX_INITIAL_LINE = HttpServerOptions.DEFAULT_MAX_INITIAL_LINE_LENGTH;
+    static final int MAX_HEADER_SIZE = HttpServerOptions.DEFAULT_MAX_HEADER_SIZE;
+
     private final Decisions decisions;
     private final ServerConfig config;
     private final Guard guard;
     private HttpServer server;
+    private HttpServer adminServer;
     private WorkerExecutor workers;
     private Router router;
 
@@ -38,7 +47,7 @@ public final class HttpApi extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        workers = vertx.createSharedWorkerExecutor(HttpApi.WORKER_POOL, config.workers());
+        workers = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
         Router router = Router.router(vertx);
         router.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
         router.get("/health").handler(this::health);
@@ -46,20 +55,75 @@ public final class HttpApi extends VerticleBase {
         router.get("/metrics").handler(this::metrics);
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
-        router.post("/v1/rules/reload").handler(this::reload);
         Api api = new Api(vertx, decisions, workers, config, guard);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
+        // With an admin listener, the public router keeps the admin routes, whose gate answers 404.
+        adminRoutes(router, api);
+        errorHandlers(router);
+        this.router = router;
+        server = listen(router, config.host(), config.port());
+        if (config.adminListener() == null) {
+            return server.listen();
+        }
+        Router admin = Router.router(vertx);
+        admin.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
+        admin.get("/health").handler(this::health);
+        adminRoutes(admin, api.onAdminListener());
+        errorHandlers(admin);
+        adminServer = listen(admin, config.adminListener().host(), config.adminListener().port());
+        return server.listen().compose(s -> adminServer.listen());
+    }
+
+    private void adminRoutes(Router router, Api api) {
+        router.post("/v1/rules/reload").handler(api::adminGate).handler(ctx -> reload(ctx, api));
+        ApiModules.ALL.forEach(m -> m.adminRoutes(router, api));
+    }
+
+    private HttpServer listen(Router router, String host, int port) {
+        return vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port)
+                        .setMaxInitialLineLength(MAX_INITIAL_LINE).setMaxHeaderSize(MAX_HEADER_SIZE))
+                .invalidRequestHandler(HttpApi::invalidRequest)
+                .requestHandler(router);
+    }
+
+    /** Every error the router itself produces is JSON, like the handlers' own. */
+    private void errorHandlers(Router router) {
+        router.errorHandler(400, ctx -> Responses.error(ctx, ApiError.of(400, "bad_request",
+                "the request line or a parameter is not valid HTTP: " + (ctx.failure() == null ? "bad request"
+                        : Api.shorten(String.valueOf(rootCause(ctx.failure()).getMessage()))))));
         router.errorHandler(404, ctx -> Responses.error(ctx, ApiError.of(404, "not_found",
-                "no such endpoint: " + ctx.request().method() + " " + ctx.request().path())));
+                "no such endpoint: " + ctx.request().method() + " " + Api.shorten(ctx.request().path()))));
         router.errorHandler(405, ctx -> Responses.error(ctx, ApiError.of(405, "method_not_allowed",
-                ctx.request().method() + " is not allowed on " + ctx.request().path())));
+                ctx.request().method() + " is not allowed on " + Api.shorten(ctx.request().path()))));
         router.errorHandler(413, ctx -> Responses.error(ctx, ApiError.of(413, "body_too_large",
                 "the request body is over the limit of " + config.bodyLimit() + " bytes")));
         router.errorHandler(500, ctx -> Responses.error(ctx, ApiError.from(ctx.failure() == null
                 ? new IllegalStateException("unknown failure") : ctx.failure())));
-        this.router = router;
-        server = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()));
-        return server.requestHandler(router).listen();
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        return t.getCause() == null ? t : rootCause(t.getCause());
+    }
+
+    /**
+     * A request Netty could not decode (a request line over {@link #MAX_INITIAL_LINE}, headers
+     * over {@link #MAX_HEADER_SIZE}, garbage): the status Vert.x would send (414, 431, 400), with
+     * our JSON body, then the connection is closed as Vert.x's own handler does. Event loop.
+     */
+    private static void invalidRequest(HttpServerRequest request) {
+        Throwable cause = request.decoderResult().cause();
+        ApiError e;
+        if (cause instanceof TooLongHttpLineException) {
+            e = ApiError.of(414, "uri_too_long", "the request line is over the limit of " + MAX_INITIAL_LINE + " bytes");
+        } else if (cause instanceof TooLongHttpHeaderException) {
+            e = ApiError.of(431, "headers_too_large", "the request headers are over the limit of " + MAX_HEADER_SIZE + " bytes");
+        } else {
+            e = ApiError.of(400, "bad_request", "the request is not valid HTTP/1.1"
+                    + (cause == null ? "" : ": " + Api.shorten(String.valueOf(cause.getMessage()))));
+        }
+        request.response().setStatusCode(e.status()).putHeader("content-type", "application/json")
+                .putHeader("connection", "close").end(Buffer.buffer(Json.bytes(e.toJson())))
+                .onComplete(x -> request.connection().close());
     }
 
     /** The port actually bound (useful when the configured port is 0). */
@@ -67,15 +131,23 @@ public final class HttpApi extends VerticleBase {
         return server.actualPort();
     }
 
-    /** The routes served, for the contract test that holds them to openapi.yaml. */
+    /** The public routes served, for the contract test that holds them to openapi.yaml. */
     Router router() {
         return router;
+    }
+
+    /** The admin listener's port, or -1 when the admin endpoints are on the public port. */
+    public int adminPort() {
+        return adminServer == null ? -1 : adminServer.actualPort();
     }
 
     /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
     @Override
     public Future<?> stop() {
-        return server.shutdown(10, java.util.concurrent.TimeUnit.SECONDS).eventually(() -> workers.close());
+        Future<Void> admin = adminServer == null ? Future.succeededFuture()
+                : adminServer.shutdown(10, java.util.concurrent.TimeUnit.SECONDS);
+        return Future.join(server.shutdown(10, java.util.concurrent.TimeUnit.SECONDS), admin)
+                .eventually(() -> workers.close());
     }
 
     private void health(RoutingContext ctx) {
@@ -102,12 +174,11 @@ public final class HttpApi extends VerticleBase {
         }
     }
 
-    /** Admin: compile, gate and swap now; 200 with the new revision, or 422 with every reason. */
-    private void reload(RoutingContext ctx) {
-        Api api = new Api(vertx, decisions, workers, config, guard);
-        if (!api.admin(ctx)) {
-            return;
-        }
+    /**
+     * Admin: compile, gate and swap now; 200 with the new revision, or 422 with every reason.
+     * Outside the request guard: compiling may take longer than a decision's deadline.
+     */
+    private void reload(RoutingContext ctx, Api api) {
         api.respondUnguarded(ctx, () -> {
             String before = decisions.engine().current().map(RuleBundle::revision).orElse(null);
             try {

@@ -86,6 +86,9 @@ public final class Server implements AutoCloseable {
             throw e;
         }
         LOG.info("serving on http://{}:{} ({}); decision log {}", config.host(), http.port(), config, log.currentFile());
+        if (config.adminListener() != null) {
+            LOG.info("admin endpoints on http://{}:{} only", config.adminListener().host(), http.adminPort());
+        }
         BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                 BundleWatcher.reloading(engine));
         return new Server(vertx, engine, log, http, watcher, guard, blocked);
@@ -112,6 +115,11 @@ public final class Server implements AutoCloseable {
 
     public int port() {
         return http.port();
+    }
+
+    /** The admin listener's port, or -1 when the admin endpoints are on the public port. */
+    public int adminPort() {
+        return http.adminPort();
     }
 
     public Vertx vertx() {

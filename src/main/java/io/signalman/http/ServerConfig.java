@@ -11,16 +11,32 @@ import java.nio.file.Path;
  * @param workers        threads that evaluate rules and write nothing else
  * @param blockedWarnMs  Vert.x warns when an event-loop task runs longer than this
  * @param limits         deadline, in-flight bound and idempotency window (SPEC 8)
+ * @param adminListener  where the admin endpoints are served instead of the public port, or null
+ *                       to serve them on the public port (SPEC 8)
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
-                           RequestLimits limits) {
+                           RequestLimits limits, AdminListener adminListener) {
+
+    /**
+     * A second listener that serves only the admin endpoints (still behind the bearer token), so
+     * that they can be kept off the public port: bind it to loopback and the public network cannot
+     * reach them at all. Port 0 picks a free port.
+     */
+    public record AdminListener(String host, int port) {
+        public static final String DEFAULT_HOST = "127.0.0.1";
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
 
     /** The configuration before {@code limits} existed, with the default limits (keeps callers compiling). */
     public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                         long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs) {
         this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                RequestLimits.defaults());
+                RequestLimits.defaults(), null);
     }
 
     public static final long DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -32,35 +48,46 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits);
+        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
     }
 
     public ServerConfig withRules(Path r) {
-        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits);
+        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
     }
 
     public ServerConfig withFixtures(Path f) {
-        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits);
+        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
     }
 
     public ServerConfig withAdminToken(String token) {
-        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits);
+        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
     }
 
     public ServerConfig withData(Path d) {
-        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits);
+        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
     }
 
     public ServerConfig withBlockedWarnMs(long ms) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener);
     }
 
     public ServerConfig withWorkers(int n) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener);
     }
 
     public ServerConfig withLimits(RequestLimits l) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener);
+    }
+
+    public ServerConfig withBodyLimit(long bytes) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bytes, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener);
+    }
+
+    /** Serves the admin endpoints on {@code host:port} only (the public port answers them 404). */
+    public ServerConfig withAdminListener(String adminHost, int adminPort) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
+                limits, new AdminListener(adminHost, adminPort));
     }
 
     public Path decisionsDir() {
@@ -71,6 +98,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
     public String toString() {
         return "host=" + host + " port=" + port + " rules=" + rules + " fixtures=" + fixtures + " data=" + data
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
-                + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits;
+                + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
+                + " admin-listener=" + (adminListener == null ? "public-port" : adminListener);
     }
 }

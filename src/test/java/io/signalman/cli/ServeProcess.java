@@ -1,0 +1,110 @@
+package io.signalman.cli;
+
+import io.signalman.Await;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code signalman serve} in a JVM of its own, as an operator runs it: the jar's own main class
+ * ({@link Main}) on the test class path, so signals reach a real process. Its stdout and stderr
+ * (the logs included) go to {@code serve.log} in its data folder, to be searched.
+ */
+final class ServeProcess implements AutoCloseable {
+
+    private static final Pattern SERVING = Pattern.compile("signalman serving http://[^:]+:(\\d+)");
+    private static final Pattern ADMIN = Pattern.compile("signalman admin endpoints on http://[^:]+:(\\d+) only");
+
+    private final Process process;
+    private final Path log;
+
+    private ServeProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts {@code serve --port 0 --data DATA} plus {@code args}, and waits until it listens. */
+    static ServeProcess start(Path data, Map<String, String> env, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
+                "--rules", "rules", "--fixtures", "replay-fixtures"));
+        cmd.addAll(List.of(args));
+        // To a file, not a pipe: what the process printed last is there once it has exited.
+        Path log = data.resolve("serve.log");
+        try {
+            Files.createDirectories(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("SIGNALMAN_"));
+        pb.environment().putAll(env);
+        ServeProcess p;
+        try {
+            p = new ServeProcess(pb.start(), log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Await.until(Duration.ofSeconds(90), "the server to listen:\n" + p.output(),
+                () -> p.find(SERVING) != null || !p.process.isAlive());
+        if (p.find(SERVING) == null) {
+            throw new AssertionError("serve did not start:\n" + p.output());
+        }
+        return p;
+    }
+
+    /** Surefire runs tests from a manifest-only jar; the real class path is in this property. */
+    private static String classPath() {
+        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    }
+
+    int port() {
+        return Integer.parseInt(find(SERVING));
+    }
+
+    /** The admin listener's port, once the process has printed it (right after the public one). */
+    int adminPort() {
+        Await.until(Duration.ofSeconds(30), "the admin listener's port", () -> find(ADMIN) != null);
+        return Integer.parseInt(find(ADMIN));
+    }
+
+    Process process() {
+        return process;
+    }
+
+    /** Everything the process printed so far. */
+    String output() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits for the process to exit and returns its exit code. */
+    int waitFor(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("the server did not exit within " + timeout + ":\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    private String find(Pattern p) {
+        Matcher m = p.matcher(output());
+        return m.find() ? m.group(1) : null;
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+}
