@@ -65,11 +65,13 @@ clean:
 ## a 10-million-decision heap soak, an HTTP load on 127.0.0.1 with the decision log on, and a
 ## 1,000-rule reload. Results: target/bench/*.json and a table at the end. About 10 minutes.
 BENCH_CP = target/test-classes:target/classes:$$(cat target/test-classpath.txt)
+# The test classpath carries the tests' logging (a DEBUG line per decision); benchmarks log as production does.
+BENCH_JAVA = java -Dorg.slf4j.simpleLogger.log.io.signalman.decisions=info -Dorg.slf4j.simpleLogger.log.io.signalman.requests=info
 bench:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	mkdir -p target/bench
-	java -cp $(BENCH_CP) org.openjdk.jmh.Main -rf json -rff target/bench/jmh.json io.signalman.bench
-	java -Xmx512m -cp $(BENCH_CP) io.signalman.bench.HeapSoak 10000000
-	java -cp $(BENCH_CP) io.signalman.bench.HttpLoad
-	java -cp $(BENCH_CP) io.signalman.bench.ReloadBench
-	java -cp $(BENCH_CP) io.signalman.bench.BenchTable
+	$(BENCH_JAVA) -cp $(BENCH_CP) org.openjdk.jmh.Main -rf json -rff target/bench/jmh.json io.signalman.bench
+	$(BENCH_JAVA) -Xmx512m -cp $(BENCH_CP) io.signalman.bench.HeapSoak 10000000
+	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.HttpLoad
+	$(BENCH_JAVA) -Xms1g -cp $(BENCH_CP) io.signalman.bench.ReloadBench
+	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable

@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class HttpLoad {
 
     static final int IN_FLIGHT = 64;
-    static final int WARMUP_SECONDS = 2;
+    static final int WARMUP_SECONDS = 3;
+    /** Rounds over every target before any is measured: one round leaves the JIT unfinished. */
+    static final int WARMUP_ROUNDS = 3;
     static final int SECONDS = 5;
 
     private record Target(String name, HttpMethod method, String path, List<Buffer> bodies) {
@@ -52,9 +54,15 @@ public final class HttpLoad {
                     new Target("POST /v1/broker/route", HttpMethod.POST, "/v1/broker/route", bodies("broker")),
                     new Target("POST /v1/signals/route", HttpMethod.POST, "/v1/signals/route", bodies("signals")),
                     new Target("POST /v1/dispatch", HttpMethod.POST, "/v1/dispatch", bodies("dispatch")));
+            String only = System.getProperty("bench.only");
+            if (only != null) {
+                targets = targets.stream().filter(t -> t.name().contains(only)).toList();
+            }
             // Warm every path first, so no endpoint is measured while the JIT is still compiling the server.
-            for (Target t : targets) {
-                saturate(client, server.port(), t, WARMUP_SECONDS);
+            for (int round = 0; round < WARMUP_ROUNDS; round++) {
+                for (Target t : targets) {
+                    saturate(client, server.port(), t, WARMUP_SECONDS);
+                }
             }
             for (Target t : targets) {
                 ObjectNode r = results.putObject(t.name());
@@ -79,7 +87,10 @@ public final class HttpLoad {
         DecisionPack<Object, Object> p = (DecisionPack<Object, Object>) Packs.named(pack).orElseThrow();
         List<Buffer> out = new ArrayList<>();
         for (Object input : HistoryInputs.of(pack)) {
-            out.add(Buffer.buffer(Json.bytes(p.inputJson(input))));
+            // A message id is an idempotency key: repeats would be replays, not decisions.
+            var json = (ObjectNode) p.inputJson(input);
+            json.remove("id");
+            out.add(Buffer.buffer(Json.bytes(json)));
         }
         return out;
     }
@@ -120,7 +131,9 @@ public final class HttpLoad {
         int i = n.get();
         send(client, port, t, i).onComplete(ar -> {
             if (ar.failed() || ar.result() >= 300) {
-                errors.incrementAndGet();
+                if (errors.incrementAndGet() == 1) {
+                    System.err.println(t.name() + ": " + (ar.failed() ? ar.cause() : "status " + ar.result()));
+                }
             }
             int k = n.getAndIncrement();
             if (k < lat.length) {
