@@ -32,7 +32,7 @@ RULES ?= rules
 REPORT ?=
 replay: build
 ifdef BASELINE
-	@wt=$$(mktemp -d -t signalman-baseline.XXXXXX); \
+	@wt=$$(mktemp -d); \
 	git worktree add --detach -q "$$wt" "$(BASELINE)" || exit 2; \
 	bin/signalman replay --rules $(RULES) --baseline "$$wt/rules" $(if $(REPORT),--report $(REPORT)) replay-fixtures; rc=$$?; \
 	git worktree remove --force "$$wt"; exit $$rc

@@ -13,8 +13,8 @@ import org.drools.drl.parser.DrlParser;
 import org.drools.drl.parser.DroolsParserException;
 
 /**
- * Reads a pack's DRL sources into {@link RuleInfo}s and checks the conventions every pack shares
- * (SPEC 3.2). Lint errors refuse the bundle exactly as compile errors do, so {@code make check}
+ * Reads a pack's DRL sources into {@link RuleInfo}s; {@link RuleLint} then checks the conventions
+ * every pack shares (SPEC 3.2). Lint errors refuse the bundle exactly as compile errors do, so {@code make check}
  * and the server accept the same bundles; warnings are reported and do not refuse.
  */
 final class DrlIndex {
@@ -76,8 +76,7 @@ final class DrlIndex {
         for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
         }
-        index.checkTies(pack);
-        index.checkShadows(pack);
+        new RuleLint(pack, index.parsed, index.errors, index.warnings).run();
         return index;
     }
 
@@ -207,78 +206,7 @@ final class DrlIndex {
         }
         RuleInfo info = new RuleInfo(pack.name(), r.getName(), file, line, column, salience, agendaGroup,
                 activationGroup, reason, rules.size(), phaseIndex, phase.kind());
-        lintShape(pack, phase, info);
         return info;
-    }
-
-    private void lintShape(PackDefinition pack, Phase phase, RuleInfo info) {
-        if (phase.kind() != Phase.Kind.CLASSIFY && (info.reason() == null || info.reason().isBlank())) {
-            errors.add(at(info, "rule \"" + info.name() + "\" can decide but has no @reason; add @reason(\"...\") "
-                    + "saying in plain words why it fires"));
-        }
-        if (phase.kind() == Phase.Kind.FIRST_MATCH && !pack.firstMatchGroup().equals(info.activationGroup())) {
-            errors.add(at(info, "rule \"" + info.name() + "\" is a deciding rule of agenda-group \"" + phase.agendaGroup()
-                    + "\" but is not in activation-group \"" + pack.firstMatchGroup()
-                    + "\"; add activation-group \"" + pack.firstMatchGroup() + "\" so that only one rule decides"));
-        }
-        if (phase.kind() != Phase.Kind.FIRST_MATCH && info.activationGroup() != null) {
-            errors.add(at(info, "rule \"" + info.name() + "\" is in agenda-group \"" + phase.agendaGroup()
-                    + "\", which is additive, but has activation-group \"" + info.activationGroup()
-                    + "\"; remove it, or move the rule to a deciding agenda-group"));
-        }
-    }
-
-    /** Equal salience within one deciding tier resolves by load order: legal, but worth a warning. */
-    private void checkTies(PackDefinition pack) {
-        for (int i = 0; i < rules.size(); i++) {
-            RuleInfo a = rules.get(i);
-            if (!a.decides()) {
-                continue;
-            }
-            for (int j = i + 1; j < rules.size(); j++) {
-                RuleInfo b = rules.get(j);
-                if (b.decides() && b.phaseIndex() == a.phaseIndex() && b.salience() == a.salience()
-                        && pack.mayCompete(parsed.get(i), parsed.get(j))) {
-                    warnings.add(at(b, "rule \"" + b.name() + "\" has salience " + b.salience() + " like \"" + a.name()
-                            + "\" (" + a.file() + ":" + a.line() + "); the tie goes to the one loaded first, \""
-                            + a.name() + "\"; give them different saliences to say which wins"));
-                }
-            }
-        }
-    }
-
-    /** A deciding rule after one that matches everything can never fire: an error, with the fix. */
-    private void checkShadows(PackDefinition pack) {
-        for (int i = 0; i < rules.size(); i++) {
-            RuleInfo a = rules.get(i);
-            if (!a.decides() || !matchesEverything(parsed.get(i).descr(), pack.alwaysPresent())) {
-                continue;
-            }
-            for (int j = 0; j < rules.size(); j++) {
-                RuleInfo b = rules.get(j);
-                boolean later = b.phaseIndex() > a.phaseIndex() || b.phaseIndex() == a.phaseIndex()
-                        && (b.salience() < a.salience() || b.salience() == a.salience() && b.index() > a.index());
-                if (j != i && b.decides() && later && pack.mayCompete(parsed.get(i), parsed.get(j))) {
-                    errors.add(at(b, "rule \"" + b.name() + "\" can never fire: \"" + a.name() + "\" (" + a.file() + ":"
-                            + a.line() + ") matches everything and is tried first; give \"" + b.name()
-                            + "\" a salience above " + a.salience() + (b.phaseIndex() == a.phaseIndex() ? "" : " in a tier before \""
-                            + a.agendaGroup() + "\"") + ", or remove it"));
-                }
-            }
-        }
-    }
-
-    private static boolean matchesEverything(RuleDescr r, java.util.Set<String> alwaysPresent) {
-        if (alwaysPresent.isEmpty() || r.getLhs() == null) {
-            return false;
-        }
-        for (var d : r.getLhs().getDescrs()) {
-            if (!(d instanceof org.drools.drl.ast.descr.PatternDescr p) || p.getSource() != null
-                    || !alwaysPresent.contains(p.getObjectType()) || !p.getConstraint().getDescrs().isEmpty()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static int phaseOf(PackDefinition pack, String agendaGroup) {

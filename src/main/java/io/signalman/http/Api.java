@@ -16,6 +16,10 @@ import java.util.concurrent.Callable;
 /**
  * What API modules share: the decision service, the worker pool, the configuration, and the
  * few ways a request is handled (a body limit, work off the event loop, JSON in and out).
+ *
+ * <p>NOTE(size): over the ~200-line guide on purpose: every way a request reaches work (HTTP or
+ * event bus; guarded, admin-gated or not) goes through here, so the guard, the admin check and
+ * the media-type check cannot be skipped by a module that forgot one of them.
  */
 public final class Api {
 
