@@ -1,5 +1,8 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.json;
+import static io.signalman.http.HttpCalls.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -13,9 +16,7 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -48,7 +49,6 @@ class FsmHttpTest {
     private static final AtomicInteger IDS = new AtomicInteger();
 
     // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @TempDir
     static Path data;
@@ -601,7 +601,7 @@ class FsmHttpTest {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + actions(id)))
                     .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"action\": \"" + action.apply(i) + "\"}")).build();
-            sent.add(CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+            sent.add(HttpCalls.CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
         }
         CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
         return sent.stream().map(CompletableFuture::join).toList();
@@ -637,39 +637,6 @@ class FsmHttpTest {
 
     private static HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET());
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
-        try {
-            return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** The body as JSON, after checking the status and that it says it is JSON. */
-    private static JsonNode json(HttpResponse<String> response, int status) {
-        assertEquals(status, response.statusCode(), () -> "body: " + response.body());
-        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"),
-                () -> "content-type: " + response.headers().firstValue("content-type"));
-        try {
-            return Json.parse(response.body());
-        } catch (InputException e) {
-            throw new AssertionError("response is not JSON: " + response.body(), e);
-        }
-    }
-
-    /** An error response: the status, and the {"error", "message", "details"?} shape of SPEC 5. */
-    private static JsonNode error(HttpResponse<String> response, int status) {
-        JsonNode e = json(response, status);
-        assertTrue(e.get("error").isTextual() && !e.get("error").asText().isBlank(), e.toString());
-        assertTrue(e.get("message").isTextual(), e.toString());
-        Set<String> allowed = Set.of("error", "message", "details");
-        e.fieldNames().forEachRemaining(f -> assertTrue(allowed.contains(f), "unexpected key " + f + " in " + e));
-        return e;
     }
 
     private static List<String> strings(JsonNode array) {

@@ -1,5 +1,7 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -14,14 +16,11 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -47,7 +46,6 @@ class HttpApiTest {
     private static final String BROKER_FILE = "broker/routing.drl";
 
     // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @TempDir
     static Path data;
@@ -320,7 +318,7 @@ class HttpApiTest {
 
     @Test
     void aPlainTextBodyIsA415() {
-        error(send(HttpRequest.newBuilder(uri(ROUTE)).header("content-type", "text/plain")
+        error(HttpCalls.send(HttpRequest.newBuilder(uri(ROUTE)).header("content-type", "text/plain")
                 .POST(HttpRequest.BodyPublishers.ofString(message("foresight", "normal", "event", "x.y")))), 415);
     }
 
@@ -343,7 +341,7 @@ class HttpApiTest {
                 + message("tool-smith", "normal", "event", "tool.installed") + "\n"
                 + message("stranger", "normal", "event", "misc.hello") + "\n";
 
-        JsonNode out = json(send(HttpRequest.newBuilder(uri(BATCH)).header("content-type", "application/x-ndjson")
+        JsonNode out = json(HttpCalls.send(HttpRequest.newBuilder(uri(BATCH)).header("content-type", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(body))), 200);
 
         assertBatchInOrder(out);
@@ -497,50 +495,16 @@ class HttpApiTest {
     }
 
     private static HttpResponse<String> post(String path, String body) {
-        return send(HttpRequest.newBuilder(uri(path)).header("content-type", "application/json")
+        return HttpCalls.send(HttpRequest.newBuilder(uri(path)).header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     private static HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).GET());
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
-        try {
-            return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return HttpCalls.send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
     private static HttpResponse<String> send(int port, String path, HttpRequest.Builder request) {
-        return send(request.uri(URI.create("http://127.0.0.1:" + port + path)));
-    }
-
-    /** The body as JSON, after checking the status and that it says it is JSON. */
-    private static JsonNode json(HttpResponse<String> response, int status) {
-        assertEquals(status, response.statusCode(), () -> "body: " + response.body());
-        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"),
-                () -> "content-type: " + response.headers().firstValue("content-type"));
-        try {
-            return Json.parse(response.body());
-        } catch (InputException e) {
-            throw new AssertionError("response is not JSON: " + response.body(), e);
-        }
-    }
-
-    /** An error response: the status, and the {"error", "message", "details"?} shape of SPEC 5. */
-    private static JsonNode error(HttpResponse<String> response, int status) {
-        JsonNode e = json(response, status);
-        assertTrue(e.get("error").isTextual() && !e.get("error").asText().isBlank(), e.toString());
-        assertTrue(e.get("message").isTextual(), e.toString());
-        Set<String> allowed = Set.of("error", "message", "details");
-        e.fieldNames().forEachRemaining(f -> assertTrue(allowed.contains(f), "unexpected key " + f + " in " + e));
-        return e;
+        return HttpCalls.send(request.uri(URI.create("http://127.0.0.1:" + port + path)));
     }
 
     private static JsonNode routeOk(String body) {

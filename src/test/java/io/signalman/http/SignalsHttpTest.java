@@ -1,5 +1,8 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.json;
+import static io.signalman.http.HttpCalls.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,14 +14,11 @@ import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,7 +43,6 @@ class SignalsHttpTest {
     private static final Set<String> TIERS = Set.of("strategy", "agent", "plugin");
 
     // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @TempDir
     static Path data;
@@ -446,39 +445,6 @@ class SignalsHttpTest {
 
     private static HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET());
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
-        try {
-            return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** The body as JSON, after checking the status and that it says it is JSON. */
-    private static JsonNode json(HttpResponse<String> response, int status) {
-        assertEquals(status, response.statusCode(), () -> "body: " + response.body());
-        assertTrue(response.headers().firstValue("content-type").orElse("").startsWith("application/json"),
-                () -> "content-type: " + response.headers().firstValue("content-type"));
-        try {
-            return Json.parse(response.body());
-        } catch (InputException e) {
-            throw new AssertionError("response is not JSON: " + response.body(), e);
-        }
-    }
-
-    /** An error response: the status, and the {"error", "message", "details"?} shape of SPEC 5. */
-    private static JsonNode error(HttpResponse<String> response, int status) {
-        JsonNode e = json(response, status);
-        assertTrue(e.get("error").isTextual() && !e.get("error").asText().isBlank(), e.toString());
-        assertTrue(e.get("message").isTextual(), e.toString());
-        Set<String> allowed = Set.of("error", "message", "details");
-        e.fieldNames().forEachRemaining(f -> assertTrue(allowed.contains(f), "unexpected key " + f + " in " + e));
-        return e;
     }
 
     /** A routed decision: its action, its tier, the deciding rule, and the metadata of SPEC 3.3. */
