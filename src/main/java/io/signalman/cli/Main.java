@@ -14,6 +14,7 @@ public final class Main {
                        [--deadline-ms 2000] [--max-in-flight 256] [--idempotency-window-s 600]
                        [--idempotency-keys 100000]
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
+                       [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
               check    [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
               explain  <pack> <input.json> [--rules DIR] [--json]

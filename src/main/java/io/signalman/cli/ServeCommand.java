@@ -1,5 +1,6 @@
 package io.signalman.cli;
 
+import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.BundleException;
 import io.signalman.http.RequestLimits;
@@ -28,10 +29,28 @@ final class ServeCommand {
         }
     }
 
+    /** SPEC 9: {@code --cluster} joins the members given (TCP/IP only), or null to serve alone. */
+    private static ClusterConfig cluster(Args a) throws Args.UsageException {
+        if (!a.has("cluster")) {
+            for (String f : new String[] {"cluster-host", "cluster-port", "members"}) {
+                if (a.get(f, null) != null) {
+                    throw new Args.UsageException("--" + f + " needs --cluster");
+                }
+            }
+            return null;
+        }
+        try {
+            return new ClusterConfig(a.get("cluster-host", ClusterConfig.DEFAULT_HOST),
+                    a.getInt("cluster-port", ClusterConfig.DEFAULT_PORT), ClusterConfig.parseMembers(a.get("members", "")));
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+    }
+
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
-                "admin-port"), Set.of(), env);
+                "admin-port", "cluster-host", "cluster-port", "members"), Set.of("cluster"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -49,8 +68,9 @@ final class ServeCommand {
         if (a.get("admin-port", null) == null && a.get("admin-host", null) != null) {
             throw new Args.UsageException("--admin-host needs --admin-port");
         }
-        ServerConfig config = a.get("admin-port", null) == null ? base
+        ServerConfig withAdmin = a.get("admin-port", null) == null ? base
                 : base.withAdminListener(a.get("admin-host", ServerConfig.AdminListener.DEFAULT_HOST), a.getInt("admin-port", 0));
+        ServerConfig config = withAdmin.withCluster(cluster(a));
         Server server;
         try {
             server = Server.start(config);
@@ -65,6 +85,9 @@ final class ServeCommand {
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "signalman-shutdown"));
         out.printf("signalman serving http://%s:%d (rules %s)%n", config.host(), server.port(),
                 server.engine().bundle().revision());
+        if (config.cluster() != null) {
+            out.printf("signalman cluster member %s%n", config.cluster().address());
+        }
         if (config.adminListener() != null) {
             out.printf("signalman admin endpoints on http://%s:%d only%n", config.adminListener().host(), server.adminPort());
         }

@@ -1,5 +1,7 @@
 package io.signalman.http;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.cluster.ClusterView;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.signalman.engine.RuleBundle;
@@ -39,10 +41,17 @@ public final class HttpApi extends VerticleBase {
     private WorkerExecutor workers;
     private Router router;
 
+    private final ClusterView cluster;
+
     HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
+        this(decisions, config, guard, ClusterView.standalone());
+    }
+
+    HttpApi(Decisions decisions, ServerConfig config, Guard guard, ClusterView cluster) {
         this.decisions = decisions;
         this.config = config;
         this.guard = guard;
+        this.cluster = cluster;
     }
 
     @Override
@@ -55,6 +64,7 @@ public final class HttpApi extends VerticleBase {
         router.get("/metrics").handler(this::metrics);
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
+        router.get("/v1/cluster").handler(this::cluster);
         Api api = new Api(vertx, decisions, workers, config, guard);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         // With an admin listener, the public router keeps the admin routes, whose gate answers 404.
@@ -163,6 +173,23 @@ public final class HttpApi extends VerticleBase {
         workers.executeBlocking(decisions.metrics()::scrape, false)
                 .onSuccess(text -> ctx.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(text))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
+    }
+
+    /** SPEC 9: the members and the revision each serves; a member on another revision is flagged. */
+    private void cluster(RoutingContext ctx) {
+        cluster.describe(vertx).onSuccess(view -> Responses.json(ctx, 200, view))
+                .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
+    }
+
+    /** What this node tells {@code GET /v1/cluster} on any member about itself. */
+    ObjectNode status() {
+        RuleBundle b = decisions.engine().current().orElse(null);
+        ObjectNode s = Json.object();
+        s.put("http", config.host() + ":" + port());
+        s.put("rules_revision", b == null ? null : b.revision());
+        s.put("rules_loaded_at", b == null ? null : b.loadedAt().toString());
+        s.put("in_flight", guard.inFlight());
+        return s;
     }
 
     private void ready(RoutingContext ctx) {

@@ -44,23 +44,43 @@ public final class Metrics {
     private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
 
     public Metrics(Engine engine) {
+        this();
+        count(engine);
+    }
+
+    /** Metrics whose reload counters are registered later, by {@link #count(Engine)}. */
+    public Metrics() {
+    }
+
+    /** Registers the engine's load and refusal counters (once per engine). */
+    public void count(Engine engine) {
         FunctionCounter.builder("signalman.reloads", engine, Engine::loads).tag("outcome", "loaded")
                 .description("rule bundles compiled, gated and made active (the first load included)").register(registry);
         FunctionCounter.builder("signalman.reloads", engine, Engine::refusals).tag("outcome", "refused")
                 .description("rule bundles refused (compile, lint or gate); the old bundle kept serving").register(registry);
     }
 
-    /**
-     * Vert.x built with this registry behind its metrics SPI. The labels are chosen for bounded
-     * cardinality: route template, method and status for HTTP; never the raw path or the peer.
-     */
+    /** Vert.x built with this registry behind its metrics SPI. */
     public Vertx vertx(VertxOptions options) {
+        return builder(options).build();
+    }
+
+    /** A clustered Vert.x (SPEC 9) with the same metrics; blocks until this node has joined. */
+    public Vertx clusteredVertx(VertxOptions options, io.vertx.core.spi.cluster.ClusterManager manager) {
+        return builder(options).withClusterManager(manager).buildClustered().await();
+    }
+
+    /**
+     * The labels are chosen for bounded cardinality: route template, method and status for HTTP;
+     * never the raw path or the peer.
+     */
+    private io.vertx.core.VertxBuilder builder(VertxOptions options) {
         options.setMetricsOptions(new MicrometerMetricsOptions()
                 .setEnabled(true)
                 .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(true))
                 .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.EB_ADDRESS,
                         Label.EB_SIDE, Label.EB_FAILURE, Label.POOL_TYPE, Label.POOL_NAME)));
-        return Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry)).build();
+        return Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry));
     }
 
     /** The Prometheus text exposition (format 0.0.4). Walks every meter: call it off the event loop. */

@@ -1,6 +1,8 @@
 package io.signalman.http;
 
 import io.signalman.Packs;
+import io.signalman.cluster.Cluster;
+import io.signalman.cluster.ClusterView;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
@@ -58,40 +60,53 @@ public final class Server implements AutoCloseable {
      * @throws BundleException when the rules do not compile: a server never starts on bad rules
      */
     public static Server start(ServerConfig config) throws BundleException {
-        StateStores stores = new StateStores();
-        Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
-        Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
-        RuleBundle bundle = engine.load();
-        LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
-        bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
-        DecisionLog log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
-        Metrics metrics = new Metrics(engine);
-        Decisions decisions = new Decisions(engine, log, stores, metrics);
-        Warmup.run(decisions, config);
-        Vertx vertx = metrics.vertx(new VertxOptions()
+        Metrics metrics = new Metrics();
+        VertxOptions options = new VertxOptions()
                 .setBlockedThreadCheckInterval(Math.max(10, config.blockedWarnMs() / 2))
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
-                .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS));
+                .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS);
+        Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster());
+        // A clustered node joins first: its reload gate checks the cluster's FSM instances.
+        Vertx vertx = cluster == null ? metrics.vertx(options) : metrics.clusteredVertx(cluster.configure(options), cluster.manager());
         BlockedThreads blocked = new BlockedThreads(vertx);
-        Guard guard = new Guard(config.limits());
-        HttpApi http = new HttpApi(decisions, config, guard);
+        StateStores stores = cluster == null ? new StateStores() : cluster.stores();
+        DecisionLog log = null;
         try {
+            Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
+            Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
+            metrics.count(engine);
+            RuleBundle bundle = engine.load();
+            LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
+            bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
+            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
+            Decisions decisions = new Decisions(engine, log, stores, metrics);
+            Warmup.run(decisions, config);
+            Guard guard = new Guard(config.limits());
+            ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
+            HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
             prestartWorkers(vertx, config.workers());
-        } catch (RuntimeException e) {
+            view.serve(vertx, http::status);
+            LOG.info("serving on http://{}:{} ({}); decision log {}", config.host(), http.port(), config, log.currentFile());
+            if (config.adminListener() != null) {
+                LOG.info("admin endpoints on http://{}:{} only", config.adminListener().host(), http.adminPort());
+            }
+            if (cluster != null) {
+                LOG.info("cluster member {} (node {}), {} member(s)", cluster.config().address(), cluster.nodeId(),
+                        cluster.nodes().size());
+            }
+            BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
+                    BundleWatcher.reloading(engine));
+            return new Server(vertx, engine, log, http, watcher, guard, blocked);
+        } catch (BundleException | RuntimeException e) {
             vertx.close().await();
-            log.close();
+            if (log != null) {
+                log.close();
+            }
             throw e;
         }
-        LOG.info("serving on http://{}:{} ({}); decision log {}", config.host(), http.port(), config, log.currentFile());
-        if (config.adminListener() != null) {
-            LOG.info("admin endpoints on http://{}:{} only", config.adminListener().host(), http.adminPort());
-        }
-        BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
-                BundleWatcher.reloading(engine));
-        return new Server(vertx, engine, log, http, watcher, guard, blocked);
     }
 
     /**

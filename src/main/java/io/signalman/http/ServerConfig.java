@@ -1,5 +1,6 @@
 package io.signalman.http;
 
+import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
 import java.nio.file.Path;
 
@@ -13,10 +14,11 @@ import java.nio.file.Path;
  * @param limits         deadline, in-flight bound and idempotency window (SPEC 8)
  * @param adminListener  where the admin endpoints are served instead of the public port, or null
  *                       to serve them on the public port (SPEC 8)
+ * @param cluster        how to join a cluster (SPEC 9), or null to serve alone with in-memory state
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
-                           RequestLimits limits, AdminListener adminListener) {
+                           RequestLimits limits, AdminListener adminListener, ClusterConfig cluster) {
 
     /**
      * A second listener that serves only the admin endpoints (still behind the bearer token), so
@@ -36,7 +38,15 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
     public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                         long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs) {
         this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                RequestLimits.defaults(), null);
+                RequestLimits.defaults(), null, null);
+    }
+
+    /** The configuration before {@code cluster} existed: a server that serves alone. */
+    public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
+                        long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                        RequestLimits limits, AdminListener adminListener) {
+        this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener, null);
     }
 
     public static final long DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -48,46 +58,52 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
+        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
     }
 
     public ServerConfig withRules(Path r) {
-        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
+        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
     }
 
     public ServerConfig withFixtures(Path f) {
-        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
+        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
     }
 
     public ServerConfig withAdminToken(String token) {
-        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
+        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
     }
 
     public ServerConfig withData(Path d) {
-        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener);
+        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
     }
 
     public ServerConfig withBlockedWarnMs(long ms) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster);
     }
 
     public ServerConfig withWorkers(int n) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
     }
 
     public ServerConfig withLimits(RequestLimits l) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster);
     }
 
     public ServerConfig withBodyLimit(long bytes) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bytes, workers, fsync, logQueue, blockedWarnMs, limits,
-                adminListener);
+                adminListener, cluster);
     }
 
     /** Serves the admin endpoints on {@code host:port} only (the public port answers them 404). */
     public ServerConfig withAdminListener(String adminHost, int adminPort) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, new AdminListener(adminHost, adminPort));
+                limits, new AdminListener(adminHost, adminPort), cluster);
+    }
+
+    /** Joins the cluster {@code c} describes (SPEC 9). */
+    public ServerConfig withCluster(ClusterConfig c) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
+                limits, adminListener, c);
     }
 
     public Path decisionsDir() {
@@ -99,6 +115,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         return "host=" + host + " port=" + port + " rules=" + rules + " fixtures=" + fixtures + " data=" + data
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
                 + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
-                + " admin-listener=" + (adminListener == null ? "public-port" : adminListener);
+                + " admin-listener=" + (adminListener == null ? "public-port" : adminListener)
+                + (cluster == null ? "" : " " + cluster);
     }
 }

@@ -34,6 +34,14 @@ final class ServeProcess implements AutoCloseable {
 
     /** Starts {@code serve --port 0 --data DATA} plus {@code args}, and waits until it listens. */
     static ServeProcess start(Path data, Map<String, String> env, String... args) {
+        return launch(data, env, args).awaitServing(Duration.ofSeconds(90));
+    }
+
+    /**
+     * Starts {@code serve --port 0 --data DATA} plus {@code args} (a flag given again overrides,
+     * e.g. {@code --rules}) without waiting, so that several can start at once.
+     */
+    static ServeProcess launch(Path data, Map<String, String> env, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
                 "--rules", "rules", "--fixtures", "replay-fixtures"));
@@ -48,18 +56,20 @@ final class ServeProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("SIGNALMAN_"));
         pb.environment().putAll(env);
-        ServeProcess p;
         try {
-            p = new ServeProcess(pb.start(), log);
+            return new ServeProcess(pb.start(), log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Await.until(Duration.ofSeconds(90), "the server to listen:\n" + p.output(),
-                () -> p.find(SERVING) != null || !p.process.isAlive());
-        if (p.find(SERVING) == null) {
-            throw new AssertionError("serve did not start:\n" + p.output());
+    }
+
+    /** Waits until the process listens; fails with its output if it exits or takes longer than {@code timeout}. */
+    ServeProcess awaitServing(Duration timeout) {
+        Await.until(timeout, "the server to listen:\n" + output(), () -> find(SERVING) != null || !process.isAlive());
+        if (find(SERVING) == null) {
+            throw new AssertionError("serve did not start:\n" + output());
         }
-        return p;
+        return this;
     }
 
     /** Surefire runs tests from a manifest-only jar; the real class path is in this property. */

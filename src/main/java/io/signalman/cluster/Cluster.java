@@ -1,0 +1,124 @@
+package io.signalman.cluster;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.core.HazelcastInstance;
+import io.signalman.state.StateStores;
+import io.vertx.core.VertxOptions;
+import io.vertx.spi.cluster.hazelcast.ConfigUtil;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A node's membership of a Signalman cluster (SPEC 9): Vert.x's Hazelcast cluster manager,
+ * configured for TCP/IP discovery only (multicast, auto-detection and phone-home off), bound to
+ * the configured interface, and the cluster-wide state stores.
+ */
+public final class Cluster {
+
+    /** The Hazelcast cluster name: members of other Hazelcast clusters on the network are never joined. */
+    public static final String NAME = "signalman";
+    /** The maps the stateful packs' state lives in, one per store: {@code signalman.state.fsm}, ... */
+    static final String STATE_MAPS = "signalman.state.";
+
+    private final ClusterConfig config;
+    private final HazelcastClusterManager manager;
+
+    public Cluster(ClusterConfig config) {
+        this.config = config;
+        this.manager = new HazelcastClusterManager(hazelcastConfig(config));
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    public HazelcastClusterManager manager() {
+        return manager;
+    }
+
+    /** The event bus binds the cluster interface too (on a free port); nothing listens on 0.0.0.0. */
+    public VertxOptions configure(VertxOptions options) {
+        options.getEventBusOptions().setHost(config.host()).setPort(0).setClusterPublicHost(config.host());
+        return options;
+    }
+
+    /** Cluster-wide state stores; usable once the clustered Vert.x has started (the member joined). */
+    public StateStores stores() {
+        HazelcastInstance hz = hazelcast();
+        return new StateStores(name -> new HazelcastStateStore<>(hz.getMap(STATE_MAPS + name), StateCodec.forStore(name)));
+    }
+
+    HazelcastInstance hazelcast() {
+        HazelcastInstance hz = manager.getHazelcastInstance();
+        if (hz == null) {
+            throw new IllegalStateException("the cluster has not been joined yet");
+        }
+        return hz;
+    }
+
+    /** This node's id on the event bus (the Hazelcast member's UUID). */
+    public String nodeId() {
+        return manager.getNodeId();
+    }
+
+    /** The members' event-bus node ids as this node sees them now, the oldest member first. */
+    public List<String> nodes() {
+        return manager.getNodes();
+    }
+
+    /**
+     * Whether every partition's backups are in sync, i.e. the loss of any one member now loses
+     * no acknowledged update. False for a while after a member joins or leaves (migration).
+     * Blocking (asks the other members): not on an event loop.
+     */
+    public boolean safe() {
+        return hazelcast().getPartitionService().isClusterSafe();
+    }
+
+    static Config hazelcastConfig(ClusterConfig c) {
+        Config config = ConfigUtil.loadConfig();
+        config.setClusterName(NAME);
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        // Vert.x leaves the cluster (gracefully, handing partitions over) when the server closes.
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.setProperty("hazelcast.socket.bind.any", "false");
+        // A member that stops answering is declared gone after 10 s (default 60 s), so that a
+        // killed node's keys move to their backups while clients are still retrying.
+        config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+        config.setProperty("hazelcast.max.no.heartbeat.seconds", "10");
+        // Nodes started at once may each form a cluster of one; they merge within seconds, not 5 minutes.
+        config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
+        config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
+        config.setProperty("hazelcast.wait.seconds.before.join", "1");
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(c.port()).setPortAutoIncrement(false);
+        network.getInterfaces().setEnabled(true).setInterfaces(List.of(ip(c.host())));
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        List<String> members = new ArrayList<>(c.members());
+        if (!members.contains(c.address())) {
+            members.add(c.address());
+        }
+        join.getTcpIpConfig().setEnabled(true).setMembers(members).setConnectionTimeoutSeconds(2);
+        // One synchronous backup: an update is acknowledged only once two members hold it.
+        config.addMapConfig(new MapConfig(STATE_MAPS + "*").setBackupCount(1).setAsyncBackupCount(0)
+                .setReadBackupData(false));
+        return config;
+    }
+
+    private static String ip(String host) {
+        try {
+            return InetAddress.getByName(host).getHostAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--cluster-host " + host + " does not resolve", e);
+        }
+    }
+}

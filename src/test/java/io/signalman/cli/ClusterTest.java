@@ -1,0 +1,381 @@
+package io.signalman.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.Await;
+import io.signalman.json.Json;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SPEC 9 with three real JVMs on 127.0.0.1 ({@code signalman serve --cluster}, Hazelcast TCP/IP
+ * discovery): any node answers the same; FSM actions sent to different nodes at once apply in
+ * one serial order; a node with changed rules is flagged in {@code /v1/cluster}; a node killed
+ * with SIGKILL under load loses no acknowledged state change and the others keep serving.
+ * The tests share the cluster and run in order (the kill is last). Everything is bounded.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class ClusterTest {
+
+    private static final String TOKEN = "cluster-admin-token";
+    private static final int NODES = 3;
+
+    @TempDir
+    static Path dir;
+
+    private final List<ServeProcess> nodes = new ArrayList<>();
+    private final List<Path> rules = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @BeforeAll
+    void startThreeNodes() throws IOException {
+        List<Integer> clusterPorts = new ArrayList<>();
+        for (int i = 0; i < NODES; i++) {
+            clusterPorts.add(freePort());
+        }
+        String members = String.join(",", clusterPorts.stream().map(p -> "127.0.0.1:" + p).toList());
+        for (int i = 0; i < NODES; i++) {
+            Path own = dir.resolve("node" + i);
+            Path copy = own.resolve("rules");
+            copyTree(Path.of("rules"), copy);
+            rules.add(copy);
+            nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN), "--rules", copy.toString(),
+                    "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port", String.valueOf(clusterPorts.get(i)),
+                    "--members", members));
+        }
+        for (ServeProcess n : nodes) {
+            n.awaitServing(Duration.ofSeconds(120));
+        }
+        Await.until(Duration.ofSeconds(60), "every node to see three reachable members, all on one revision, safe",
+                () -> nodes.stream().allMatch(n -> {
+                    JsonNode c = clusterView(n);
+                    return c != null && c.path("members").size() == NODES && c.path("consistent").asBoolean()
+                            && c.path("safe").asBoolean();
+                }));
+    }
+
+    @AfterAll
+    void stopNodes() {
+        nodes.forEach(ServeProcess::close);
+    }
+
+    @Test
+    @Order(1)
+    void everyNodeShowsTheSameClusterAndAnyNodeDecidesTheSame() throws Exception {
+        JsonNode first = clusterView(nodes.get(0));
+        String revision = first.path("rules_revision").asText();
+        assertTrue(revision.startsWith("sha256:"), first.toString());
+        for (ServeProcess n : nodes) {
+            JsonNode view = clusterView(n);
+            assertTrue(view.path("clustered").asBoolean(), view.toString());
+            assertEquals(revision, view.path("rules_revision").asText());
+            List<String> https = new ArrayList<>();
+            view.path("members").forEach(m -> {
+                assertTrue(m.path("reachable").asBoolean(), m.toString());
+                assertFalse(m.path("revision_differs").asBoolean(), m.toString());
+                https.add(m.path("http").asText());
+            });
+            Collections.sort(https);
+            assertEquals(nodes.stream().map(x -> "127.0.0.1:" + x.port()).sorted().toList(), https);
+        }
+        String message = """
+                {"envelope": {"from_agent": "foresight", "priority": "normal"}, "type": "event", "subtype": "trade.executed",
+                 "payload": {"qty": 3}}""";
+        JsonNode expected = null;
+        for (ServeProcess n : nodes) {
+            HttpResponse<String> r = post(n, "/v1/broker/route", message);
+            assertEquals(200, r.statusCode(), r.body());
+            ObjectNode d = (ObjectNode) Json.parse(r.body());
+            assertEquals(revision, d.path("rules_revision").asText(), d.toString());
+            d.remove(List.of("decision_id", "at"));
+            if (expected == null) {
+                expected = d;
+            }
+            assertEquals(expected, d, "node " + n.port() + " decided otherwise");
+        }
+        // State made on one node is seen by every other.
+        assertEquals(201, post(nodes.get(0), "/v1/fsm/instances", "{\"id\": \"shared-1\", \"machine\": \"review-flow\"}").statusCode());
+        assertEquals(200, post(nodes.get(1), "/v1/fsm/instances/shared-1/actions", "{\"action\": \"start\"}").statusCode());
+        for (ServeProcess n : nodes) {
+            assertEquals("running", Json.parse(get(n, "/v1/fsm/instances/shared-1").body()).path("current_state").asText());
+        }
+    }
+
+    /**
+     * Each step is sent nine times at once, three times to each node. In any serial order only
+     * the first can apply (the others find the state moved on and get 409), so a step applied
+     * twice would be an update applied against an old state.
+     */
+    @Test
+    @Order(2)
+    void concurrentActionsFromDifferentNodesApplyInOneSerialOrder() throws Exception {
+        int instances = 12;
+        String[] steps = {"start", "review", "restart", "review", "restart", "finish"};
+        String[] states = {"running", "revising", "running", "revising", "running", "done"};
+        ExecutorService pool = Executors.newFixedThreadPool(9);
+        try {
+            for (int i = 0; i < instances; i++) {
+                String id = "serial-" + i;
+                assertEquals(201, post(nodes.get(i % NODES), "/v1/fsm/instances",
+                        "{\"id\": \"" + id + "\", \"machine\": \"review-flow\"}").statusCode());
+                for (int s = 0; s < steps.length; s++) {
+                    String body = "{\"action\": \"" + steps[s] + "\", \"payload\": {\"quality\": 0.2}}";
+                    CountDownLatch go = new CountDownLatch(1);
+                    List<Future<HttpResponse<String>>> sent = new ArrayList<>();
+                    for (int k = 0; k < 9; k++) {
+                        ServeProcess n = nodes.get(k % NODES);
+                        sent.add(pool.submit(() -> {
+                            go.await();
+                            return post(n, "/v1/fsm/instances/" + id + "/actions", body);
+                        }));
+                    }
+                    go.countDown();
+                    int applied = 0;
+                    for (Future<HttpResponse<String>> f : sent) {
+                        HttpResponse<String> r = f.get(30, TimeUnit.SECONDS);
+                        if (r.statusCode() == 200) {
+                            applied++;
+                            assertEquals(states[s], Json.parse(r.body()).path("to").asText(), r.body());
+                        } else {
+                            assertEquals(409, r.statusCode(), r.body());
+                            assertEquals("invalid_transition", Json.parse(r.body()).path("error").asText(), r.body());
+                        }
+                    }
+                    assertEquals(1, applied, id + " step " + steps[s] + " applied " + applied + " times");
+                }
+                for (ServeProcess n : nodes) {
+                    assertEquals("done", Json.parse(get(n, "/v1/fsm/instances/" + id).body()).path("current_state").asText());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aNodeWithChangedRulesIsFlagged() throws Exception {
+        Path drl = rules.get(1).resolve("broker/routing.drl");
+        Files.writeString(drl, Files.readString(drl) + "\n// an analyst's note: this node runs other rules\n");
+        HttpResponse<String> reload = http.send(HttpRequest.newBuilder(uri(nodes.get(1), "/v1/rules/reload"))
+                .header("authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, reload.statusCode(), reload.body());
+        String changed = Json.parse(reload.body()).path("revision").asText();
+        for (ServeProcess n : nodes) {
+            JsonNode view = clusterView(n);
+            assertFalse(view.path("consistent").asBoolean(), view.toString());
+            assertNotEquals(changed, view.path("rules_revision").asText(), "two nodes agree, so theirs is the cluster's");
+            int flagged = 0;
+            for (JsonNode m : view.path("members")) {
+                boolean isNode1 = m.path("http").asText().equals("127.0.0.1:" + nodes.get(1).port());
+                assertEquals(isNode1, m.path("revision_differs").asBoolean(), view.toString());
+                if (isNode1) {
+                    assertEquals(changed, m.path("rules_revision").asText());
+                    flagged++;
+                }
+            }
+            assertEquals(1, flagged);
+        }
+    }
+
+    /**
+     * Clients walk their own instances idle -> running -> done, each request to the next node in
+     * turn, retrying elsewhere when a node fails them. One node is killed with SIGKILL mid-load.
+     * An acknowledged step must never be undone: a later step never finds the instance behind
+     * what was acknowledged, and at the end every instance is where its client last saw it.
+     */
+    @Test
+    @Order(4)
+    void aNodeKilledUnderLoadLosesNoAcknowledgedStateChange() throws Exception {
+        int clients = 6;
+        Map<String, String> acknowledged = new ConcurrentHashMap<>();
+        List<String> lost = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger ackAfterKill = new AtomicInteger();
+        AtomicBoolean killed = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<ServeProcess> alive = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<?>> running = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            running.add(pool.submit(() -> {
+                int turn = client;
+                for (int k = 0; !stop.get(); k++) {
+                    String id = "load-" + client + "-" + k;
+                    String[][] walk = {{"/v1/fsm/instances", "{\"id\": \"" + id + "\", \"machine\": \"review-flow\"}", "idle"},
+                            {"/v1/fsm/instances/" + id + "/actions", "{\"action\": \"start\"}", "running"},
+                            {"/v1/fsm/instances/" + id + "/actions", "{\"action\": \"finish\"}", "done"}};
+                    for (String[] step : walk) {
+                        turn = ensure(alive, turn, id, step[0], step[1], step[2], acknowledged, lost);
+                        if (killed.get()) {
+                            ackAfterKill.incrementAndGet();
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(3_000);
+        ServeProcess victim = nodes.get(2);
+        alive.remove(victim);
+        victim.process().destroyForcibly();
+        victim.waitFor(Duration.ofSeconds(10));
+        killed.set(true);
+        // Keep the load on until the survivors have served a good while without the victim.
+        Await.until(Duration.ofSeconds(90), "the two survivors to acknowledge 60 steps after the kill",
+                () -> ackAfterKill.get() >= 60 || running.stream().anyMatch(Future::isDone));
+        stop.set(true);
+        for (Future<?> f : running) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdownNow();
+        assertEquals(List.of(), lost, "acknowledged state changes lost");
+        assertTrue(ackAfterKill.get() >= 60, "the survivors kept serving: " + ackAfterKill.get());
+        for (ServeProcess n : alive) {
+            for (Map.Entry<String, String> e : acknowledged.entrySet()) {
+                HttpResponse<String> r = get(n, "/v1/fsm/instances/" + e.getKey());
+                assertEquals(200, r.statusCode(), e.getKey() + ": " + r.body());
+                String state = Json.parse(r.body()).path("current_state").asText();
+                assertTrue(atOrAfter(state, e.getValue()), e.getKey() + " acknowledged " + e.getValue() + " but is " + state);
+            }
+        }
+        Await.until(Duration.ofSeconds(60), "the survivors to see two reachable members", () -> alive.stream().allMatch(n -> {
+            JsonNode c = clusterView(n);
+            if (c == null || c.path("members").size() != NODES - 1) {
+                return false;
+            }
+            boolean all = true;
+            for (JsonNode m : c.path("members")) {
+                all &= m.path("reachable").asBoolean();
+            }
+            return all;
+        }));
+    }
+
+    /**
+     * Sends one step until it is known to have applied, to the next live node each time. A step
+     * whose answer was lost (connection reset, 503 while the cluster moves the dead node's keys)
+     * may have applied; the retry then meets the state it moved to (409), which the client
+     * checks by reading. Returns the turn to continue from.
+     */
+    private int ensure(List<ServeProcess> alive, int turn, String id, String path, String body, String target,
+                       Map<String, String> acknowledged, List<String> lost) throws Exception {
+        String before = acknowledged.get(id);
+        for (int attempt = 0; attempt < 200; attempt++) {
+            ServeProcess n = alive.get(Math.floorMod(turn++, alive.size()));
+            try {
+                HttpResponse<String> r = post(n, path, body);
+                if (r.statusCode() == 200 || r.statusCode() == 201) {
+                    acknowledged.put(id, target);
+                    return turn;
+                }
+                if (r.statusCode() == 409) {
+                    // Either an earlier attempt of ours applied, or an acknowledged step was lost.
+                    HttpResponse<String> now = get(n, "/v1/fsm/instances/" + id);
+                    String state = now.statusCode() == 200 ? Json.parse(now.body()).path("current_state").asText() : "absent";
+                    if (state.equals(target)) {
+                        acknowledged.put(id, target);
+                        return turn;
+                    }
+                    lost.add(id + ": acknowledged " + before + ", then found " + state + " (" + r.body() + ")");
+                    return turn;
+                }
+                if (r.statusCode() != 503) {
+                    lost.add(id + ": unexpected " + r.statusCode() + " " + r.body());
+                    return turn;
+                }
+            } catch (IOException | RuntimeException e) {
+                // The node died under this request (or is dying): try the next one.
+            }
+            Thread.sleep(50);
+        }
+        lost.add(id + ": no node applied " + body + " in 200 attempts");
+        return turn;
+    }
+
+    private static boolean atOrAfter(String state, String acknowledged) {
+        List<String> order = List.of("idle", "running", "done");
+        return order.indexOf(state) >= order.indexOf(acknowledged);
+    }
+
+    private JsonNode clusterView(ServeProcess n) {
+        try {
+            HttpResponse<String> r = get(n, "/v1/cluster");
+            return r.statusCode() == 200 ? Json.parse(r.body()) : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private HttpResponse<String> post(ServeProcess n, String path, String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(n, path)).header("content-type", "application/json")
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(ServeProcess n, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(n, path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(ServeProcess n, String path) {
+        return URI.create("http://127.0.0.1:" + n.port() + path);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+}
