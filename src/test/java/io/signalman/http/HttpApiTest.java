@@ -379,6 +379,20 @@ class HttpApiTest {
     }
 
     @Test
+    void aServerNotClusteredShowsItselfAloneInTheClusterView() {
+        JsonNode view = json(get("/v1/cluster"), 200);
+
+        assertFalse(view.get("clustered").asBoolean());
+        assertTrue(view.get("consistent").asBoolean());
+        assertEquals(1, view.get("members").size());
+        JsonNode me = view.get("members").get(0);
+        assertTrue(me.get("self").asBoolean());
+        assertEquals(json(get("/ready"), 200).get("rules_revision"), me.get("rules_revision"));
+        assertEquals(me.get("rules_revision"), view.get("rules_revision"));
+        assertTrue(me.get("http").asText().endsWith(":" + server.port()), me.toString());
+    }
+
+    @Test
     void rulesListsEveryBrokerRuleWithWhereItIsAndHowOftenItFired() {
         // Given a trade message has been routed
         routeOk(message("foresight", "normal", "event", "trade.entry"));
