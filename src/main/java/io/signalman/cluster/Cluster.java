@@ -81,7 +81,8 @@ public final class Cluster {
         return hazelcast().getPartitionService().isClusterSafe();
     }
 
-    static Config hazelcastConfig(ClusterConfig c) {
+    /** The Hazelcast configuration {@code serve --cluster} runs with (public for tests that join as a client member). */
+    public static Config hazelcastConfig(ClusterConfig c) {
         Config config = ConfigUtil.loadConfig();
         config.setClusterName(NAME);
         config.setProperty("hazelcast.phone.home.enabled", "false");

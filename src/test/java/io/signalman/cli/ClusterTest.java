@@ -7,7 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.hazelcast.config.Config;
 import io.signalman.Await;
+import io.signalman.cluster.Cluster;
+import io.signalman.cluster.ClusterConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import io.signalman.json.Json;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -61,6 +70,11 @@ class ClusterTest {
     static Path dir;
 
     private final List<ServeProcess> nodes = new ArrayList<>();
+    private List<String> members;
+    /** What the clients of the kill test met: 503s, failed connections, retries that found their step applied. */
+    private final AtomicInteger unavailable = new AtomicInteger();
+    private final AtomicInteger connectionFailures = new AtomicInteger();
+    private final AtomicInteger appliedUnanswered = new AtomicInteger();
     private final List<Path> rules = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -70,7 +84,7 @@ class ClusterTest {
         for (int i = 0; i < NODES; i++) {
             clusterPorts.add(freePort());
         }
-        String members = String.join(",", clusterPorts.stream().map(p -> "127.0.0.1:" + p).toList());
+        members = clusterPorts.stream().map(p -> "127.0.0.1:" + p).toList();
         for (int i = 0; i < NODES; i++) {
             Path own = dir.resolve("node" + i);
             Path copy = own.resolve("rules");
@@ -78,7 +92,7 @@ class ClusterTest {
             rules.add(copy);
             nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN), "--rules", copy.toString(),
                     "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port", String.valueOf(clusterPorts.get(i)),
-                    "--members", members));
+                    "--members", String.join(",", members)));
         }
         for (ServeProcess n : nodes) {
             n.awaitServing(Duration.ofSeconds(120));
@@ -139,12 +153,78 @@ class ClusterTest {
     }
 
     /**
+     * A service inside the Vert.x cluster (here a Hazelcast lite member: it joins, holds no data)
+     * asks {@code signalman.broker.route} over the event bus, with no HTTP hop; the cluster's event
+     * bus spreads the requests over the nodes, and each answers the same decision and logs it.
+     */
+    @Test
+    @Order(2)
+    void servicesInTheClusterGetDecisionsOverTheEventBusFromEveryNode() throws Exception {
+        Config lite = Cluster.hazelcastConfig(new ClusterConfig("127.0.0.1", freePort(), members)).setLiteMember(true);
+        VertxOptions options = new VertxOptions();
+        options.getEventBusOptions().setHost("127.0.0.1").setClusterPublicHost("127.0.0.1");
+        Vertx service = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(lite)).buildClustered()
+                .await();
+        try {
+            JsonNode expected = null;
+            int requests = 30;
+            for (int i = 0; i < requests; i++) {
+                JsonObject message = new JsonObject().put("envelope", new JsonObject().put("from_agent", "foresight")
+                        .put("priority", "normal")).put("type", "event").put("subtype", "trade.executed")
+                        .put("payload", new JsonObject().put("qty", 777_000 + i));
+                Message<Object> reply = service.eventBus().request("signalman.broker.route", message,
+                        new DeliveryOptions().setSendTimeout(10_000)).toCompletionStage().toCompletableFuture()
+                        .get(15, TimeUnit.SECONDS);
+                ObjectNode d = (ObjectNode) Json.parse(((JsonObject) reply.body()).encode());
+                d.remove(List.of("decision_id", "at"));
+                if (expected == null) {
+                    expected = d;
+                }
+                assertEquals(expected, d, "request " + i);
+            }
+            assertEquals("trade messages go to VP Trading", expected.path("rule").asText(), expected.toString());
+            // Every node decided some of them: each one's decision log holds its share.
+            for (int n = 0; n < NODES; n++) {
+                Path decisions = dir.resolve("node" + n).resolve("data/decisions");
+                Await.until(Duration.ofSeconds(20), "node " + n + " to log event-bus decisions",
+                        () -> logged(decisions, "\"qty\":777") > 0);
+            }
+            Await.until(Duration.ofSeconds(20), "all " + requests + " decisions logged once", () -> {
+                int sum = 0;
+                for (int n = 0; n < NODES; n++) {
+                    sum += logged(dir.resolve("node" + n).resolve("data/decisions"), "\"qty\":777");
+                }
+                return sum == requests;
+            });
+        } finally {
+            service.close().await();
+        }
+    }
+
+    /** Lines of a node's decision log containing {@code needle}. */
+    private static int logged(Path decisions, String needle) {
+        int count = 0;
+        try (Stream<Path> files = Files.list(decisions)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                for (String line : Files.readAllLines(f)) {
+                    if (line.contains(needle)) {
+                        count++;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return count;
+    }
+
+    /**
      * Each step is sent nine times at once, three times to each node. In any serial order only
      * the first can apply (the others find the state moved on and get 409), so a step applied
      * twice would be an update applied against an old state.
      */
     @Test
-    @Order(2)
+    @Order(3)
     void concurrentActionsFromDifferentNodesApplyInOneSerialOrder() throws Exception {
         int instances = 12;
         String[] steps = {"start", "review", "restart", "review", "restart", "finish"};
@@ -190,7 +270,7 @@ class ClusterTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aNodeWithChangedRulesIsFlagged() throws Exception {
         Path drl = rules.get(1).resolve("broker/routing.drl");
         Files.writeString(drl, Files.readString(drl) + "\n// an analyst's note: this node runs other rules\n");
@@ -223,7 +303,7 @@ class ClusterTest {
      * what was acknowledged, and at the end every instance is where its client last saw it.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void aNodeKilledUnderLoadLosesNoAcknowledgedStateChange() throws Exception {
         int clients = 6;
         Map<String, String> acknowledged = new ConcurrentHashMap<>();
@@ -267,6 +347,9 @@ class ClusterTest {
             f.get(60, TimeUnit.SECONDS);
         }
         pool.shutdownNow();
+        System.out.printf("kill under load: %d steps acknowledged in all, %d after the kill; %d answers 503, %d connections"
+                + " failed, %d retries found their step already applied%n", acknowledged.size(), ackAfterKill.get(),
+                unavailable.get(), connectionFailures.get(), appliedUnanswered.get());
         assertEquals(List.of(), lost, "acknowledged state changes lost");
         assertTrue(ackAfterKill.get() >= 60, "the survivors kept serving: " + ackAfterKill.get());
         for (ServeProcess n : alive) {
@@ -312,6 +395,7 @@ class ClusterTest {
                     HttpResponse<String> now = get(n, "/v1/fsm/instances/" + id);
                     String state = now.statusCode() == 200 ? Json.parse(now.body()).path("current_state").asText() : "absent";
                     if (state.equals(target)) {
+                        appliedUnanswered.incrementAndGet();
                         acknowledged.put(id, target);
                         return turn;
                     }
@@ -322,7 +406,9 @@ class ClusterTest {
                     lost.add(id + ": unexpected " + r.statusCode() + " " + r.body());
                     return turn;
                 }
+                unavailable.incrementAndGet();
             } catch (IOException | RuntimeException e) {
+                connectionFailures.incrementAndGet();
                 // The node died under this request (or is dying): try the next one.
             }
             Thread.sleep(50);
