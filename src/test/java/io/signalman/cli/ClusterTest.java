@@ -347,7 +347,7 @@ class ClusterTest {
             f.get(60, TimeUnit.SECONDS);
         }
         pool.shutdownNow();
-        System.out.printf("kill under load: %d steps acknowledged in all, %d after the kill; %d answers 503, %d connections"
+        System.out.printf("kill under load: %d instances walked, %d steps acknowledged after the kill; %d answers 503, %d connections"
                 + " failed, %d retries found their step already applied%n", acknowledged.size(), ackAfterKill.get(),
                 unavailable.get(), connectionFailures.get(), appliedUnanswered.get());
         assertEquals(List.of(), lost, "acknowledged state changes lost");
