@@ -1,10 +1,13 @@
 package io.signalman.cluster;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.HazelcastInstance;
+import io.signalman.state.SharedAnswers;
 import io.signalman.state.StateStores;
 import io.vertx.core.VertxOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
@@ -25,6 +28,9 @@ public final class Cluster {
     public static final String NAME = "signalman";
     /** The maps the stateful packs' state lives in, one per store: {@code signalman.state.fsm}, ... */
     static final String STATE_MAPS = "signalman.state.";
+    /** The idempotency answers' map, and the memory it may use on each member before evicting the least recently used. */
+    static final String ANSWERS = "signalman.idempotency";
+    static final int ANSWERS_MAX_MB = 64;
 
     private final ClusterConfig config;
     private final HazelcastClusterManager manager;
@@ -52,6 +58,11 @@ public final class Cluster {
     public StateStores stores() {
         HazelcastInstance hz = hazelcast();
         return new StateStores(name -> new HazelcastStateStore<>(hz.getMap(STATE_MAPS + name), StateCodec.forStore(name)));
+    }
+
+    /** Idempotency answers every node sees (SPEC 8 across nodes); usable once joined. */
+    public SharedAnswers answers() {
+        return new HazelcastAnswers(hazelcast().getMap(ANSWERS));
     }
 
     HazelcastInstance hazelcast() {
@@ -112,6 +123,10 @@ public final class Cluster {
         // One synchronous backup: an update is acknowledged only once two members hold it.
         config.addMapConfig(new MapConfig(STATE_MAPS + "*").setBackupCount(1).setAsyncBackupCount(0)
                 .setReadBackupData(false));
+        MapConfig answers = new MapConfig(ANSWERS).setBackupCount(1).setAsyncBackupCount(0);
+        answers.getEvictionConfig().setEvictionPolicy(EvictionPolicy.LRU).setMaxSizePolicy(MaxSizePolicy.USED_HEAP_SIZE)
+                .setSize(ANSWERS_MAX_MB);
+        config.addMapConfig(answers);
         return config;
     }
 

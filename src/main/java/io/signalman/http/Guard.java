@@ -32,9 +32,15 @@ final class Guard {
     private final long deadlineMs;
 
     Guard(RequestLimits limits) {
+        this(limits, null);
+    }
+
+    /** With {@code shared} (a cluster's, or null), idempotency keys are answered on every node. */
+    Guard(RequestLimits limits, io.signalman.state.SharedAnswers shared) {
         this.inFlight = new InFlight(limits.maxInFlight());
-        this.idempotency = new Idempotency(limits.idempotencyWindow(), limits.idempotencyKeys());
         this.deadlineMs = limits.deadlineMs();
+        this.idempotency = new Idempotency(limits.idempotencyWindow(), limits.idempotencyKeys(), shared,
+                java.time.Duration.ofMillis(deadlineMs).plus(Idempotency.CLAIM_MARGIN));
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.signalman.engine.Refused;
 import io.signalman.json.Json;
+import io.signalman.state.SharedAnswers;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,6 +12,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -32,6 +34,9 @@ import java.util.concurrent.Callable;
  *
  * <p>Bounded twice: a key is forgotten after the window, and the oldest keys go first past
  * {@code maxKeys} or {@link #MAX_BYTES} of remembered answers. Every method runs on a worker.
+ *
+ * <p>In a cluster ({@link SharedAnswers}), keys are also claimed and answered cluster-wide, so a
+ * retry sent to another node is answered too; this node's own map stays the fast path.
  */
 final class Idempotency {
 
@@ -68,9 +73,28 @@ final class Idempotency {
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
     private long bytes;
 
+    /** How much longer than a request's deadline a cluster-wide claim outlives it (then a retry may run). */
+    static final java.time.Duration CLAIM_MARGIN = java.time.Duration.ofSeconds(5);
+
+    private final java.time.Duration window;
+    private final SharedAnswers shared;
+    private final java.time.Duration claim;
+
     Idempotency(java.time.Duration window, int maxKeys) {
+        this(window, maxKeys, null, java.time.Duration.ZERO);
+    }
+
+    /**
+     * With {@code shared}, a key this node has not seen is claimed cluster-wide before the work
+     * runs, so a retry on another node gets the answer (or 409 while it runs). A claim expires
+     * after {@code claim}, so a node that dies mid-request blocks its key only that long.
+     */
+    Idempotency(java.time.Duration window, int maxKeys, SharedAnswers shared, java.time.Duration claim) {
+        this.window = window;
         this.windowNanos = window.toNanos();
         this.maxKeys = maxKeys;
+        this.shared = shared;
+        this.claim = claim;
     }
 
     /** The key of a request: a header value (or a message id) and the body it came with. */
@@ -129,6 +153,19 @@ final class Idempotency {
         if (seen != null) {
             return replay(seen, key);
         }
+        if (shared != null) {
+            Optional<SharedAnswers.Held> other;
+            try {
+                other = shared.claim(key.id(), key.bodyDigest(), claim);
+            } catch (RuntimeException e) {
+                forget(key, mine);
+                throw e;
+            }
+            if (other.isPresent()) {
+                forget(key, mine);
+                return replay(other.get(), key);
+            }
+        }
         Api.Reply reply;
         try {
             reply = work.call();
@@ -136,12 +173,39 @@ final class Idempotency {
             ApiError error = ApiError.from(e);
             if (error.status() >= 500) {
                 forget(key, mine);
+                if (shared != null) {
+                    shared.release(key.id());
+                }
                 throw new ApiError.Raised(error);
             }
             reply = new Api.Reply(error.status(), Json.bytes(error.toJson()));
         }
+        if (shared != null) {
+            shared.complete(key.id(), key.bodyDigest(), reply.status(), reply.body(), window);
+        }
         remember(key, mine, reply);
         return reply;
+    }
+
+    /** What another node holds for the key: its answer, or 409 while it runs, or 422 for another body. */
+    private static Api.Reply replay(SharedAnswers.Held held, Key key) {
+        if (!Arrays.equals(held.digest(), key.bodyDigest())) {
+            throw reused(key);
+        }
+        if (held.running()) {
+            throw inProgress(key);
+        }
+        return new Api.Reply(held.status(), held.body(), true);
+    }
+
+    private static Refused reused(Key key) {
+        return new Refused(Refused.Kind.UNPROCESSABLE, "idempotency_key_reused", "idempotency key \"" + key.key()
+                + "\" was used with a different body; use a new key for a new request");
+    }
+
+    private static ApiError.Raised inProgress(Key key) {
+        return new ApiError.Raised(ApiError.of(409, "idempotency_key_in_progress", "a request with idempotency key \""
+                + key.key() + "\" is still running; retry to get its answer"));
     }
 
     synchronized int size() {
@@ -150,16 +214,14 @@ final class Idempotency {
 
     private Api.Reply replay(Entry seen, Key key) {
         if (!Arrays.equals(seen.digest, key.bodyDigest())) {
-            throw new Refused(Refused.Kind.UNPROCESSABLE, "idempotency_key_reused", "idempotency key \"" + key.key()
-                    + "\" was used with a different body; use a new key for a new request");
+            throw reused(key);
         }
         Api.Reply first;
         synchronized (this) {
             first = seen.reply;
         }
         if (first == null) {
-            throw new ApiError.Raised(ApiError.of(409, "idempotency_key_in_progress", "a request with idempotency key \""
-                    + key.key() + "\" is still running; retry to get its answer"));
+            throw inProgress(key);
         }
         return new Api.Reply(first.status(), first.body(), true);
     }

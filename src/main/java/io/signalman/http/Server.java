@@ -82,7 +82,7 @@ public final class Server implements AutoCloseable {
             log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
             Decisions decisions = new Decisions(engine, log, stores, metrics);
             Warmup.run(decisions, config);
-            Guard guard = new Guard(config.limits());
+            Guard guard = new Guard(config.limits(), cluster == null ? null : cluster.answers());
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();

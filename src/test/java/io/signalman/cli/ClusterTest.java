@@ -111,7 +111,7 @@ class ClusterTest {
     }
 
     @Test
-    @Order(1)
+    @Order(10)
     void everyNodeShowsTheSameClusterAndAnyNodeDecidesTheSame() throws Exception {
         JsonNode first = clusterView(nodes.get(0));
         String revision = first.path("rules_revision").asText();
@@ -158,7 +158,7 @@ class ClusterTest {
      * bus spreads the requests over the nodes, and each answers the same decision and logs it.
      */
     @Test
-    @Order(2)
+    @Order(20)
     void servicesInTheClusterGetDecisionsOverTheEventBusFromEveryNode() throws Exception {
         Config lite = Cluster.hazelcastConfig(new ClusterConfig("127.0.0.1", freePort(), members)).setLiteMember(true);
         VertxOptions options = new VertxOptions();
@@ -218,13 +218,36 @@ class ClusterTest {
         return count;
     }
 
+    /** A client that retries on another node with the same Idempotency-Key gets the first answer; nothing moves twice. */
+    @Test
+    @Order(25)
+    void aRetryWithTheSameKeyOnAnotherNodeIsAnsweredNotRedone() throws Exception {
+        assertEquals(201, post(nodes.get(0), "/v1/fsm/instances", "{\"id\": \"keyed-1\", \"machine\": \"transaction\"}")
+                .statusCode());
+        HttpResponse<String> first = postKeyed(nodes.get(0), "/v1/fsm/instances/keyed-1/actions", "{\"action\": \"begin\"}", "k-1");
+        assertEquals(200, first.statusCode(), first.body());
+        for (int n = 1; n < NODES; n++) {
+            HttpResponse<String> retry = postKeyed(nodes.get(n), "/v1/fsm/instances/keyed-1/actions", "{\"action\": \"begin\"}", "k-1");
+            assertEquals(200, retry.statusCode(), retry.body());
+            assertEquals(first.body(), retry.body(), "the same answer, decision id included");
+            assertEquals("true", retry.headers().firstValue("idempotent-replayed").orElse(null));
+        }
+        HttpResponse<String> other = postKeyed(nodes.get(2), "/v1/fsm/instances/keyed-1/actions", "{\"action\": \"abort\"}", "k-1");
+        assertEquals(422, other.statusCode(), other.body());
+        // One move in the whole cluster: a second begin from processing would have been refused, so
+        // the instance is exactly one step on, and one more action moves it from there.
+        assertEquals("processing", Json.parse(get(nodes.get(1), "/v1/fsm/instances/keyed-1").body()).path("current_state").asText());
+        assertEquals(200, post(nodes.get(1), "/v1/fsm/instances/keyed-1/actions", "{\"action\": \"abort\"}").statusCode());
+        assertEquals("idle", Json.parse(get(nodes.get(2), "/v1/fsm/instances/keyed-1").body()).path("current_state").asText());
+    }
+
     /**
      * Each step is sent nine times at once, three times to each node. In any serial order only
      * the first can apply (the others find the state moved on and get 409), so a step applied
      * twice would be an update applied against an old state.
      */
     @Test
-    @Order(3)
+    @Order(30)
     void concurrentActionsFromDifferentNodesApplyInOneSerialOrder() throws Exception {
         int instances = 12;
         String[] steps = {"start", "review", "restart", "review", "restart", "finish"};
@@ -270,7 +293,7 @@ class ClusterTest {
     }
 
     @Test
-    @Order(4)
+    @Order(40)
     void aNodeWithChangedRulesIsFlagged() throws Exception {
         Path drl = rules.get(1).resolve("broker/routing.drl");
         Files.writeString(drl, Files.readString(drl) + "\n// an analyst's note: this node runs other rules\n");
@@ -303,7 +326,7 @@ class ClusterTest {
      * what was acknowledged, and at the end every instance is where its client last saw it.
      */
     @Test
-    @Order(5)
+    @Order(50)
     void aNodeKilledUnderLoadLosesNoAcknowledgedStateChange() throws Exception {
         int clients = 6;
         Map<String, String> acknowledged = new ConcurrentHashMap<>();
@@ -435,6 +458,13 @@ class ClusterTest {
         return http.send(HttpRequest.newBuilder(uri(n, path)).header("content-type", "application/json")
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> postKeyed(ServeProcess n, String path, String body, String key)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(n, path)).header("content-type", "application/json")
+                .header("idempotency-key", key).timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(ServeProcess n, String path) throws IOException, InterruptedException {

@@ -1,5 +1,6 @@
 package io.signalman.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,11 +14,13 @@ import io.signalman.fsm.FsmOutcome;
 import io.signalman.fsm.FsmService;
 import io.signalman.handoff.ConversationState;
 import io.signalman.handoff.HandoffPack;
+import io.signalman.state.SharedAnswers;
 import io.signalman.state.StateStore;
 import io.signalman.state.Versioned;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,8 +37,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The clustered state store (SPEC 3.5, 9) on two Hazelcast members in this JVM, configured as
- * {@code serve --cluster} configures them: the store contract, and compare-and-set across members.
+ * The clustered state store (SPEC 3.5, 9) and idempotency answers on two Hazelcast members in
+ * this JVM, configured as {@code serve --cluster} configures them: the store contract,
+ * compare-and-set across members, claims and answers seen by both.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -129,6 +133,28 @@ class HazelcastStateStoreTest {
         assertTrue(moves > 1, "the race moved the instance: " + moves);
         assertEquals(moves + 1, last.version(), "one version per reported move: none lost, none doubled");
         assertEquals(moves % 2 == 0 ? "idle" : "processing", last.value().currentState());
+    }
+
+    @Test
+    void idempotencyAnswersAreClaimedOnceAndSeenByEveryMember() {
+        SharedAnswers onA = new HazelcastAnswers(a.getMap(Cluster.ANSWERS));
+        SharedAnswers onB = new HazelcastAnswers(b.getMap(Cluster.ANSWERS));
+        byte[] digest = {1, 2, 3};
+        assertTrue(onA.claim("k1", digest, Duration.ofSeconds(30)).isEmpty(), "the first claim wins");
+        SharedAnswers.Held running = onB.claim("k1", digest, Duration.ofSeconds(30)).orElseThrow();
+        assertTrue(running.running());
+        assertArrayEquals(digest, running.digest());
+
+        onA.complete("k1", digest, 201, "{\"to\": \"running\"}".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(1));
+        SharedAnswers.Held done = onB.claim("k1", digest, Duration.ofSeconds(30)).orElseThrow();
+        assertEquals(201, done.status());
+        assertEquals("{\"to\": \"running\"}", new String(done.body(), StandardCharsets.UTF_8));
+
+        onB.release("k1");
+        assertTrue(onA.claim("k1", digest, Duration.ofSeconds(30)).isEmpty(), "a released key is claimed anew");
+        // A claim whose node died is not completed: it lapses after its reservation.
+        assertTrue(onA.claim("k2", digest, Duration.ofMillis(1500)).isEmpty());
+        Await.until(Duration.ofSeconds(20), "an abandoned claim to lapse", () -> onB.claim("k2", digest, Duration.ofSeconds(30)).isEmpty());
     }
 
     private static int freePort() throws IOException {
