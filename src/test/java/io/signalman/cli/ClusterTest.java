@@ -150,6 +150,13 @@ class ClusterTest {
         for (ServeProcess n : nodes) {
             assertEquals("running", Json.parse(get(n, "/v1/fsm/instances/shared-1").body()).path("current_state").asText());
         }
+        // So is a handoff conversation: created on one node, a turn on another, its count on the third.
+        assertEquals(201, post(nodes.get(0), "/v1/handoff/conversations", "{\"crew\": \"exam\", \"id\": \"h-1\"}").statusCode());
+        HttpResponse<String> turn = post(nodes.get(1), "/v1/handoff/conversations/h-1/turns",
+                "{\"agent\": \"teacher\", \"response\": \"Question 1: 2+2? [QUESTION]\", \"tool_calls\": 0}");
+        assertEquals(200, turn.statusCode(), turn.body());
+        assertEquals(1, Json.parse(turn.body()).path("handoff_count").asInt(), turn.body());
+        assertEquals(1, Json.parse(get(nodes.get(2), "/v1/handoff/conversations/h-1").body()).path("handoff_count").asInt());
     }
 
     /**
