@@ -39,19 +39,33 @@ public final class TestBundles {
     /** A copy of the shipped rules in {@code dir}, for tests that edit rules. */
     public static Path copyOfRules(Path dir) {
         Path target = dir.resolve("rules");
-        try (Stream<Path> walk = Files.walk(RULES)) {
+        copyTree(RULES, target);
+        return target;
+    }
+
+    /** Copies the folder {@code from} and everything in it to {@code to}. */
+    public static void copyTree(Path from, Path to) {
+        try (Stream<Path> walk = Files.walk(from)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
-                Path to = target.resolve(RULES.relativize(p).toString());
+                Path target = to.resolve(from.relativize(p).toString());
                 if (Files.isDirectory(p)) {
-                    Files.createDirectories(to);
+                    Files.createDirectories(target);
                 } else {
-                    Files.copy(p, to);
+                    Files.copy(p, target);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return target;
+    }
+
+    /** A port free on 127.0.0.1 a moment ago (for servers that need it named in advance, like cluster members). */
+    public static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Replaces the first occurrence of {@code from} in a file, failing if it is not there. */

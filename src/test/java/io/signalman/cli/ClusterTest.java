@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hazelcast.config.Config;
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import io.signalman.cluster.Cluster;
 import io.signalman.cluster.ClusterConfig;
 import io.vertx.core.Vertx;
@@ -19,8 +20,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import io.signalman.json.Json;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -82,13 +81,12 @@ class ClusterTest {
     void startThreeNodes() throws IOException {
         List<Integer> clusterPorts = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
-            clusterPorts.add(freePort());
+            clusterPorts.add(TestBundles.freePort());
         }
         members = clusterPorts.stream().map(p -> "127.0.0.1:" + p).toList();
         for (int i = 0; i < NODES; i++) {
             Path own = dir.resolve("node" + i);
-            Path copy = own.resolve("rules");
-            copyTree(Path.of("rules"), copy);
+            Path copy = TestBundles.copyOfRules(own);
             rules.add(copy);
             nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN), "--rules", copy.toString(),
                     "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port", String.valueOf(clusterPorts.get(i)),
@@ -167,7 +165,7 @@ class ClusterTest {
     @Test
     @Order(20)
     void servicesInTheClusterGetDecisionsOverTheEventBusFromEveryNode() throws Exception {
-        Config lite = Cluster.hazelcastConfig(new ClusterConfig("127.0.0.1", freePort(), members)).setLiteMember(true);
+        Config lite = Cluster.hazelcastConfig(new ClusterConfig("127.0.0.1", TestBundles.freePort(), members)).setLiteMember(true);
         VertxOptions options = new VertxOptions();
         options.getEventBusOptions().setHost("127.0.0.1").setClusterPublicHost("127.0.0.1");
         Vertx service = Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(lite)).buildClustered()
@@ -481,24 +479,5 @@ class ClusterTest {
 
     private static URI uri(ServeProcess n, String path) {
         return URI.create("http://127.0.0.1:" + n.port() + path);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
     }
 }

@@ -17,9 +17,6 @@ import io.signalman.handoff.HandoffPack;
 import io.signalman.state.SharedAnswers;
 import io.signalman.state.StateStore;
 import io.signalman.state.Versioned;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,9 +46,9 @@ class HazelcastStateStoreTest {
     private HazelcastInstance b;
 
     @BeforeAll
-    void twoMembers() throws IOException {
-        int pa = freePort();
-        int pb = freePort();
+    void twoMembers() {
+        int pa = TestBundles.freePort();
+        int pb = TestBundles.freePort();
         List<String> members = List.of("127.0.0.1:" + pa, "127.0.0.1:" + pb);
         a = Hazelcast.newHazelcastInstance(Cluster.hazelcastConfig(new ClusterConfig("127.0.0.1", pa, members)));
         b = Hazelcast.newHazelcastInstance(Cluster.hazelcastConfig(new ClusterConfig("127.0.0.1", pb, members)));
@@ -155,11 +152,5 @@ class HazelcastStateStoreTest {
         // A claim whose node died is not completed: it lapses after its reservation.
         assertTrue(onA.claim("k2", digest, Duration.ofMillis(1500)).isEmpty());
         Await.until(Duration.ofSeconds(20), "an abandoned claim to lapse", () -> onB.claim("k2", digest, Duration.ofSeconds(30)).isEmpty());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -11,7 +11,6 @@ import io.signalman.cli.CliRunner;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +44,7 @@ class ReloadTest {
     void start() throws Exception {
         rules = TestBundles.copyOfRules(tmp);
         fixtures = tmp.resolve("replay-fixtures");
-        copy(TestBundles.FIXTURES, fixtures);
+        TestBundles.copyTree(TestBundles.FIXTURES, fixtures);
         server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(fixtures)
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
     }
@@ -167,18 +165,5 @@ class ReloadTest {
 
     private URI uri(String path) {
         return URI.create("http://127.0.0.1:" + server.port() + path);
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) walk::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
     }
 }
