@@ -60,6 +60,12 @@ public final class Metrics {
                 .description("rule bundles refused (compile, lint or gate); the old bundle kept serving").register(registry);
     }
 
+    /** {@code signalman_cluster_members}: the members this node sees (SPEC 9); registered by clustered servers only. */
+    public void clusterMembers(java.util.function.Supplier<Integer> members) {
+        io.micrometer.core.instrument.Gauge.builder("signalman.cluster.members", members, m -> m.get())
+                .description("cluster members this node sees, itself included").strongReference(true).register(registry);
+    }
+
     /** Vert.x built with this registry behind its metrics SPI. */
     public Vertx vertx(VertxOptions options) {
         return builder(options).build();

@@ -94,6 +94,7 @@ public final class Server implements AutoCloseable {
                 LOG.info("admin endpoints on http://{}:{} only", config.adminListener().host(), http.adminPort());
             }
             if (cluster != null) {
+                metrics.clusterMembers(() -> cluster.nodes().size());
                 LOG.info("cluster member {} (node {}), {} member(s)", cluster.config().address(), cluster.nodeId(),
                         cluster.nodes().size());
             }

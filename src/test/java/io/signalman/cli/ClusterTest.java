@@ -125,6 +125,8 @@ class ClusterTest {
                 https.add(m.path("http").asText());
             });
             Collections.sort(https);
+            List<String> gauge = get(n, "/metrics").body().lines().filter(l -> l.startsWith("signalman_cluster_members")).toList();
+            assertEquals(List.of("signalman_cluster_members " + NODES + ".0"), gauge, "the members gauge");
             assertEquals(nodes.stream().map(x -> "127.0.0.1:" + x.port()).sorted().toList(), https);
         }
         String message = """
