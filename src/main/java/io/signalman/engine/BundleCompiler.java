@@ -1,54 +1,93 @@
 package io.signalman.engine;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.drools.model.codegen.ExecutableModelProject;
 import org.kie.api.KieBase;
-import org.kie.api.KieServices;
-import org.kie.api.builder.KieBuilder;
-import org.kie.api.builder.KieFileSystem;
-import org.kie.api.builder.Message;
-import org.kie.api.builder.ReleaseId;
 
 /**
  * Compiles a bundle's files into a {@link RuleBundle}, all or nothing.
  *
- * <p>Each pack is its own KieModule built with the executable model; its module is removed from
- * the {@code KieRepository} singleton as soon as its KieBase exists, so repeated reloads do not
- * accumulate modules. Blocking and CPU-heavy: run it on a worker thread.
+ * <p>Each pack is cut into compile units ({@link UnitPolicy}); a unit whose sources did not
+ * change since the last compile or the one before is not compiled again, and every compile
+ * assembles new KieBases from built and cached units alike, so a reload after a one-file edit
+ * recompiles that file only. Units of all packs build in parallel on this compiler's few
+ * threads. Compiles are serialized; blocking and CPU-heavy: run on a worker thread.
  */
 public final class BundleCompiler {
 
-    private static final String RESOURCES = "src/main/resources/";
-    private static final AtomicLong BUILDS = new AtomicLong();
-    /** The identifier a Java compile error names: "The method fanOt(String) ...", "x cannot be resolved". */
-    private static final java.util.regex.Pattern NAMED = java.util.regex.Pattern.compile(
-            "The method (\\w+)\\(|^(\\w+) cannot be resolved");
+    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Map<String, PackDefinition> packs = new LinkedHashMap<>();
     private final Clock clock;
+    private final UnitPolicy policy;
+    private final UnitCache cache = new UnitCache();
+    private final AtomicLong unitsBuilt = new AtomicLong();
+    private final AtomicLong unitsReused = new AtomicLong();
+    private ExecutorService pool;
 
     public BundleCompiler(List<PackDefinition> definitions, Clock clock) {
+        this(definitions, clock, UnitPolicy.DEFAULT);
+    }
+
+    public BundleCompiler(List<PackDefinition> definitions, Clock clock, UnitPolicy policy) {
         definitions.forEach(d -> packs.put(d.name(), d));
         this.clock = clock;
+        this.policy = policy;
     }
 
     public List<String> knownPacks() {
         return List.copyOf(packs.keySet());
     }
 
-    public RuleBundle compile(BundleFiles files) throws BundleException {
+    /** Units this compiler has built (compiled with Drools) since it was made, failed ones included. */
+    public long unitsBuilt() {
+        return unitsBuilt.get();
+    }
+
+    /** Units this compiler took from its cache instead of building them. */
+    public long unitsReused() {
+        return unitsReused.get();
+    }
+
+    /** Built units held for the next compile: those of the last two compiles. */
+    public synchronized int unitsCached() {
+        return cache.size();
+    }
+
+    /** One pack on its way through a compile. */
+    private static final class PackWork {
+        final PackDefinition def;
+        final List<BundleError> errors = new ArrayList<>();
+        ReferenceData reference = ReferenceData.NONE;
+        DrlIndex index;
+        /** The pack's units, each either taken from the cache or being built. */
+        final List<CompileUnit> units = new ArrayList<>();
+        final List<UnitBuilder.Built> cached = new ArrayList<>();
+        final List<Future<UnitBuilder.Outcome>> building = new ArrayList<>();
+
+        PackWork(PackDefinition def) {
+            this.def = def;
+        }
+    }
+
+    public synchronized RuleBundle compile(BundleFiles files) throws BundleException {
         List<BundleError> errors = new ArrayList<>();
         List<BundleError> warnings = new ArrayList<>();
-        Map<String, CompiledPack> compiled = new LinkedHashMap<>();
         for (String path : files.paths()) {
             if (path.indexOf('/') > 0 && packs.values().stream().noneMatch(d -> d.includes(path))) {
                 String folder = path.substring(0, path.indexOf('/'));
@@ -56,30 +95,44 @@ public final class BundleCompiler {
                         + "\"; the packs are " + packs.keySet()));
             }
         }
-        for (PackDefinition def : packs.values()) {
-            Map<String, byte[]> own = new LinkedHashMap<>();
-            files.paths().stream().filter(def::includes).forEach(p -> own.put(p, files.bytes(p)));
-            if (own.isEmpty()) {
-                continue;
+        List<PackWork> work = new ArrayList<>();
+        try {
+            for (PackDefinition def : packs.values()) {
+                Map<String, byte[]> own = new LinkedHashMap<>();
+                files.paths().stream().filter(def::includes).forEach(p -> own.put(p, files.bytes(p)));
+                if (!own.isEmpty()) {
+                    work.add(start(def, own));
+                }
             }
-            try {
-                compiled.put(def.name(), compilePack(def, own, warnings));
-            } catch (BundleException e) {
-                errors.addAll(e.errors());
+            Map<String, CompiledPack> compiled = new LinkedHashMap<>();
+            for (PackWork w : work) {
+                CompiledPack pack = finish(w, warnings);
+                errors.addAll(w.errors);
+                if (pack != null) {
+                    compiled.put(w.def.name(), pack);
+                }
             }
+            if (work.isEmpty() && errors.isEmpty()) {
+                errors.add(new BundleError(".", 0, 0, "the bundle has no packs; expected folders named " + packs.keySet()));
+            }
+            if (!errors.isEmpty()) {
+                errors.sort(Comparator.comparing(BundleError::file).thenComparingInt(BundleError::line));
+                throw new BundleException(errors);
+            }
+            return new RuleBundle(files.revision(), clock.instant(), files, compiled, warnings);
+        } finally {
+            work.forEach(w -> w.building.forEach(f -> {
+                if (f != null) {
+                    f.cancel(true);
+                }
+            }));
+            cache.endCompile();
         }
-        if (compiled.isEmpty() && errors.isEmpty()) {
-            errors.add(new BundleError(".", 0, 0, "the bundle has no packs; expected folders named " + packs.keySet()));
-        }
-        if (!errors.isEmpty()) {
-            errors.sort(java.util.Comparator.comparing(BundleError::file).thenComparingInt(BundleError::line));
-            throw new BundleException(errors);
-        }
-        return new RuleBundle(files.revision(), clock.instant(), files, compiled, warnings);
     }
 
-    private CompiledPack compilePack(PackDefinition def, Map<String, byte[]> all, List<BundleError> warnings)
-            throws BundleException {
+    /** Reads the pack's reference data and DRL, and starts building the units the cache lacks. */
+    private PackWork start(PackDefinition def, Map<String, byte[]> all) {
+        PackWork w = new PackWork(def);
         Map<String, byte[]> drl = new LinkedHashMap<>();
         all.forEach((path, bytes) -> {
             if (path.endsWith(".drl")) {
@@ -87,86 +140,95 @@ public final class BundleCompiler {
             }
         });
         if (drl.isEmpty()) {
-            throw new BundleException(new BundleError(def.name() + "/", 0, 0, "pack " + def.name() + " has no .drl files"));
+            w.errors.add(new BundleError(def.name() + "/", 0, 0, "pack " + def.name() + " has no .drl files"));
+            return w;
         }
-        List<BundleError> errors = new ArrayList<>();
-        ReferenceData reference = ReferenceData.NONE;
         try {
-            reference = def.loadReference(all);
+            w.reference = def.loadReference(all);
         } catch (BundleException e) {
-            errors.addAll(e.errors());
+            w.errors.addAll(e.errors());
         }
-        DrlIndex index = DrlIndex.of(def, drl);
-        errors.addAll(index.errors());
-        KieBase kieBase = index.unparsable() ? null : build(def, drl, index, errors);
-        if (kieBase != null && errors.isEmpty()) {
-            verify(def, kieBase, index, errors);
+        w.index = DrlIndex.of(def, drl);
+        w.errors.addAll(w.index.errors());
+        if (w.index.unparsable()) {
+            return w; // the compiler would only repeat the parser's errors
         }
-        if (errors.isEmpty()) {
-            errors.addAll(def.lint(index.rules(), reference));
+        DrlIndex index = w.index;
+        for (CompileUnit unit : CompileUnits.plan(def.name(), index.files().values(), policy)) {
+            UnitBuilder.Built hit = cache.use(unit.key());
+            w.units.add(unit);
+            w.cached.add(hit);
+            if (hit != null) {
+                unitsReused.incrementAndGet();
+                w.building.add(null);
+            } else {
+                unitsBuilt.incrementAndGet();
+                w.building.add(pool().submit(() -> buildSafely(unit, index)));
+            }
         }
-        if (errors.isEmpty()) {
-            reference = def.analyze(index.parsed(), reference);
-        }
-        if (!errors.isEmpty()) {
-            throw new BundleException(errors);
-        }
-        warnings.addAll(index.warnings());
-        return new CompiledPack(def, kieBase, index.parsed(), reference);
+        return w;
     }
 
-    /**
-     * Builds the pack's KieBase. Each file is written where its package says it belongs (Drools
-     * warns otherwise), prefixed with its position so the sorted path order is the load order;
-     * errors are mapped back to the analyst's file, and Java errors in generated consequence code
-     * to the DRL line of the failing statement (or of the identifier the error names).
-     */
-    private static KieBase build(PackDefinition def, Map<String, byte[]> drl, DrlIndex index, List<BundleError> errors) {
-        KieServices ks = KieServices.Factory.get();
-        ReleaseId id = ks.newReleaseId("io.signalman.bundle", def.name(), "1.0." + BUILDS.incrementAndGet());
-        KieFileSystem kfs = ks.newKieFileSystem();
-        kfs.generateAndWritePomXML(id);
-        Map<String, String> toBundlePath = new HashMap<>();
-        int n = 0;
-        for (Map.Entry<String, byte[]> file : drl.entrySet()) {
-            String pkg = index.packages().getOrDefault(file.getKey(), "").replace('.', '/');
-            String name = file.getKey().substring(file.getKey().lastIndexOf('/') + 1);
-            String target = RESOURCES + (pkg.isEmpty() ? "" : pkg + "/") + String.format("%04d-%s", n++, name);
-            toBundlePath.put(target, file.getKey());
-            kfs.write(target, new String(file.getValue(), StandardCharsets.UTF_8));
-        }
-        KieBuilder builder = ks.newKieBuilder(kfs).buildAll(ExecutableModelProject.class);
-        Set<String> reported = new HashSet<>();
-        List<Message> messages = builder.getResults().getMessages(Message.Level.ERROR);
-        // Drools reports a Java error in generated code twice: once located, once with the source.
-        Map<String, String> sources = new HashMap<>();
-        for (Message m : messages) {
-            if (m.getPath() != null && m.getText() != null && m.getText().startsWith("Java source of ")) {
-                sources.put(m.getPath(), m.getText());
-            }
-        }
-        for (Message m : messages) {
-            BundleError e = locate(def, m, toBundlePath, index, sources);
-            if (e != null && reported.add(e.toString())) {
-                errors.add(e);
-            }
-        }
-        if (!errors.isEmpty()) {
-            ks.getRepository().removeKieModule(id);
+    /** Collects the pack's units, assembles its KieBase and checks it; null when the pack has errors. */
+    private CompiledPack finish(PackWork w, List<BundleError> warnings) throws BundleException {
+        if (w.index == null) {
             return null;
         }
+        List<UnitBuilder.Built> built = new ArrayList<>();
+        Set<BundleError> unitErrors = new LinkedHashSet<>();
+        for (int i = 0; i < w.units.size(); i++) {
+            UnitBuilder.Built b = w.cached.get(i);
+            if (b == null) {
+                UnitBuilder.Outcome outcome = await(w.building.get(i));
+                unitErrors.addAll(outcome.errors());
+                b = outcome.built();
+                if (b != null) {
+                    cache.put(b);
+                }
+            }
+            if (b != null) {
+                built.add(b);
+            }
+        }
+        w.errors.addAll(unitErrors);
+        if (!w.errors.isEmpty()) {
+            return null;
+        }
+        KieBase kieBase = assemble(w, built);
+        if (kieBase != null) {
+            verify(w.def, kieBase, w.index, w.errors);
+        }
+        if (w.errors.isEmpty()) {
+            w.errors.addAll(w.def.lint(w.index.rules(), w.reference));
+        }
+        if (w.errors.isEmpty()) {
+            try {
+                w.reference = w.def.analyze(w.index.parsed(), w.reference);
+            } catch (BundleException e) {
+                w.errors.addAll(e.errors());
+            }
+        }
+        if (!w.errors.isEmpty()) {
+            return null;
+        }
+        warnings.addAll(w.index.warnings());
+        return new CompiledPack(w.def, kieBase, w.index.parsed(), w.reference);
+    }
+
+    private static KieBase assemble(PackWork w, List<UnitBuilder.Built> built) {
+        Map<String, Integer> loadOrder = new HashMap<>();
+        w.index.rules().forEach(r -> loadOrder.put(r.name(), r.index()));
         try {
-            return ks.newKieContainer(id).getKieBase();
-        } finally {
-            ks.getRepository().removeKieModule(id);
+            return KieBaseAssembly.assemble(built, loadOrder);
+        } catch (RuntimeException e) {
+            w.errors.add(new BundleError(w.def.name() + "/", 0, 0, "the compiled rules could not be assembled: " + e));
+            return null;
         }
     }
 
     /**
-     * All or nothing, checked: some executable-model failures (a consequence the Java parser
-     * rejects) are only logged by Drools while the KieBase is built, which then lacks the
-     * package. A KieBase is accepted only if it holds exactly the rules the sources declare and a
-     * session of it takes the {@code decide} global.
+     * All or nothing, checked once more on the assembled KieBase: it holds exactly the rules the
+     * sources declare, and a session of it takes the {@code decide} global.
      */
     private static void verify(PackDefinition def, KieBase kieBase, DrlIndex index, List<BundleError> errors) {
         int compiled = kieBase.getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum();
@@ -186,45 +248,39 @@ public final class BundleCompiler {
         }
     }
 
-    private static BundleError locate(PackDefinition def, Message m, Map<String, String> toBundlePath, DrlIndex index,
-                                      Map<String, String> sources) {
-        String text = oneLine(m.getText());
-        String path = m.getPath() == null ? "" : m.getPath();
-        // Drools names a DRL resource with or without the resources folder, depending on the phase.
-        String mapped = toBundlePath.getOrDefault(path, toBundlePath.get(RESOURCES + path));
-        if (mapped != null) {
-            return new BundleError(mapped, Math.max(m.getLine(), 0), Math.max(m.getColumn(), 0), text);
+    /** A unit's build; a Drools crash is the unit's error, never the caller's exception. */
+    private static UnitBuilder.Outcome buildSafely(CompileUnit unit, DrlIndex index) {
+        try {
+            return UnitBuilder.build(unit, index);
+        } catch (RuntimeException | LinkageError e) {
+            return new UnitBuilder.Outcome(null, List.of(new BundleError(unit.firstFile(), 0, 0,
+                    "the rule compiler failed on " + unit.label() + ": " + e)));
         }
-        if (path.endsWith(".java")) {
-            if (text.startsWith("Java source of ")) {
-                return null; // the whole generated source, repeated after each real error in it
-            }
-            String source = sources.getOrDefault(path, "");
-            String[] lines = source.substring(Math.max(source.indexOf('\n') + 1, 0)).split("\n", -1);
-            String failing = m.getLine() >= 1 && m.getLine() <= lines.length ? lines[m.getLine() - 1] : "";
-            java.util.regex.Matcher named = NAMED.matcher(text);
-            String identifier = named.find() ? (named.group(1) != null ? named.group(1) : named.group(2)) : null;
-            return index.consequenceIn(source).map(c -> new BundleError(c.rule().file(), c.lineOf(failing, identifier), 1,
-                    "in the consequence of rule \"" + c.rule().name() + "\": " + text)).orElse(
-                    new BundleError(def.name() + "/", 0, 0, "in generated code " + path + ": " + text));
-        }
-        return new BundleError(path.isEmpty() ? def.name() + "/" : relative(path, def), Math.max(m.getLine(), 0),
-                Math.max(m.getColumn(), 0), text);
     }
 
-    private static String relative(String path, PackDefinition def) {
-        if (path == null || path.isEmpty()) {
-            return def.name() + "/";
+    private static UnitBuilder.Outcome await(Future<UnitBuilder.Outcome> f) throws BundleException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BundleException(new BundleError(".", 0, 0, "compilation interrupted"));
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a compile unit failed outside its own error handling", e.getCause());
         }
-        return path.startsWith(RESOURCES) ? path.substring(RESOURCES.length()) : path;
     }
 
-    /** One line, without the parser's stack trace that some Drools messages carry. */
-    private static String oneLine(String text) {
-        if (text == null) {
-            return "";
+    /** The compile threads, started on first use; idle ones stop, so an idle compiler holds none. */
+    private ExecutorService pool() {
+        if (pool == null) {
+            ThreadPoolExecutor p = new ThreadPoolExecutor(policy.threads(), policy.threads(), 10, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), r -> {
+                        Thread t = new Thread(r, "signalman-compile-" + THREADS.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+            p.allowCoreThreadTimeOut(true);
+            pool = p;
         }
-        int trace = text.indexOf("Problem stacktrace");
-        return (trace < 0 ? text : text.substring(0, trace)).strip().replaceAll("\\s*\\R\\s*", " ");
+        return pool;
     }
 }
