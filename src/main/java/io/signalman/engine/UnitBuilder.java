@@ -38,6 +38,9 @@ final class UnitBuilder {
     private static final AtomicLong BUILDS = new AtomicLong();
     /** The identifier a Java compile error names: "The method fanOt(String) ...", "x cannot be resolved". */
     private static final Pattern NAMED = Pattern.compile("The method (\\w+)\\(|^(\\w+) cannot be resolved");
+    /** The class a Java error about an import names; the import is copied into every generated class. */
+    private static final Pattern IMPORT = Pattern.compile(
+            "^The import ([\\w.]+) cannot be resolved|^Only a type can be imported\\. ([\\w.]+) resolves to a package");
 
     private UnitBuilder() {
     }
@@ -118,6 +121,14 @@ final class UnitBuilder {
             if (text.startsWith("Java source of ")) {
                 return null; // the whole generated source, repeated after each real error in it
             }
+            Matcher imported = IMPORT.matcher(text);
+            if (imported.find()) {
+                String target = imported.group(1) != null ? imported.group(1) : imported.group(2);
+                BundleError at = importLine(index, target, text);
+                if (at != null) {
+                    return at;
+                }
+            }
             String source = sources.getOrDefault(path, "");
             String[] lines = source.substring(Math.max(source.indexOf('\n') + 1, 0)).split("\n", -1);
             String failing = m.getLine() >= 1 && m.getLine() <= lines.length ? lines[m.getLine() - 1] : "";
@@ -128,6 +139,19 @@ final class UnitBuilder {
                     new BundleError(unit.pack() + "/", 0, 0, "in generated code " + path + ": " + text));
         }
         return new BundleError(path.isEmpty() ? unit.pack() + "/" : relative(path), line, column, text);
+    }
+
+    /** The first import of {@code target} in the pack's files, reported there. */
+    private static BundleError importLine(DrlIndex index, String target, String text) {
+        for (DrlFile f : index.files().values()) {
+            for (DrlFile.Span d : f.declarations()) {
+                String declared = f.text().substring(d.start(), d.end()).replaceAll("[\\s;]+", " ").strip();
+                if (declared.equals("import " + target)) {
+                    return new BundleError(f.path(), d.line(), f.columnOf(d) + 1, text);
+                }
+            }
+        }
+        return null;
     }
 
     private static String relative(String path) {
