@@ -227,6 +227,24 @@ class BundleCompilerUnitsTest {
     }
 
     @Test
+    void aTypoInARunOfALargeFileIsReportedAtItsOwnLineNamingTheRule() throws Exception {
+        // Given routing.drl cut into runs of three, and a typo in the consequence of its twelfth rule
+        Path rules = brokerWithGeneratedFiles();
+        Path routing = rules.resolve("broker/routing.drl");
+        TestBundles.edit(routing, "decide.primary(\"sr-director-tooling\")", "decide.primry(\"sr-director-tooling\")");
+
+        // When it is compiled
+        BundleException refused = assertThrows(BundleException.class, () -> compiler(CUT_SMALL).compile(BundleFiles.read(rules)));
+
+        // Then the one error is at that line of routing.drl, naming the rule
+        assertEquals(1, refused.errors().size(), refused.errors()::toString);
+        assertEquals("broker/routing.drl", refused.errors().get(0).file());
+        assertEquals(lineOf(routing, "decide.primry("), refused.errors().get(0).line());
+        assertTrue(refused.errors().get(0).message().contains("tool messages go to the Sr. Director of Tooling"),
+                refused.errors()::toString);
+    }
+
+    @Test
     void theCacheHoldsTheUnitsOfTheLastTwoCompilesHoweverManyReloads() throws Exception {
         // Given a four-file broker pack
         Path rules = brokerWithGeneratedFiles();
