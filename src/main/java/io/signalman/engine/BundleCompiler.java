@@ -3,13 +3,9 @@ package io.signalman.engine;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,7 +13,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.kie.api.KieBase;
 
 /**
  * Compiles a bundle's files into a {@link RuleBundle}, all or nothing.
@@ -69,22 +64,7 @@ public final class BundleCompiler {
         return cache.size();
     }
 
-    /** One pack on its way through a compile. */
-    private static final class PackWork {
-        final PackDefinition def;
-        final List<BundleError> errors = new ArrayList<>();
-        ReferenceData reference = ReferenceData.NONE;
-        DrlIndex index;
-        /** The pack's units, each either taken from the cache or being built. */
-        final List<CompileUnit> units = new ArrayList<>();
-        final List<UnitBuilder.Built> cached = new ArrayList<>();
-        final List<Future<UnitBuilder.Outcome>> building = new ArrayList<>();
-
-        PackWork(PackDefinition def) {
-            this.def = def;
-        }
-    }
-
+    /** Compiles every pack of the bundle; refused with every error of every pack, sorted by file and line. */
     public synchronized RuleBundle compile(BundleFiles files) throws BundleException {
         List<BundleError> errors = new ArrayList<>();
         List<BundleError> warnings = new ArrayList<>();
@@ -95,24 +75,24 @@ public final class BundleCompiler {
                         + "\"; the packs are " + packs.keySet()));
             }
         }
-        List<PackWork> work = new ArrayList<>();
+        List<PackBuild> builds = new ArrayList<>();
         try {
             for (PackDefinition def : packs.values()) {
                 Map<String, byte[]> own = new LinkedHashMap<>();
                 files.paths().stream().filter(def::includes).forEach(p -> own.put(p, files.bytes(p)));
                 if (!own.isEmpty()) {
-                    work.add(start(def, own));
+                    builds.add(PackBuild.start(def, own, policy, units));
                 }
             }
             Map<String, CompiledPack> compiled = new LinkedHashMap<>();
-            for (PackWork w : work) {
-                CompiledPack pack = finish(w, warnings);
-                errors.addAll(w.errors);
+            for (PackBuild b : builds) {
+                CompiledPack pack = b.finish(units, warnings);
+                errors.addAll(b.errors());
                 if (pack != null) {
-                    compiled.put(w.def.name(), pack);
+                    compiled.put(b.name(), pack);
                 }
             }
-            if (work.isEmpty() && errors.isEmpty()) {
+            if (builds.isEmpty() && errors.isEmpty()) {
                 errors.add(new BundleError(".", 0, 0, "the bundle has no packs; expected folders named " + packs.keySet()));
             }
             if (!errors.isEmpty()) {
@@ -121,132 +101,30 @@ public final class BundleCompiler {
             }
             return new RuleBundle(files.revision(), clock.instant(), files, compiled, warnings);
         } finally {
-            work.forEach(w -> w.building.forEach(f -> {
-                if (f != null) {
-                    f.cancel(true);
-                }
-            }));
+            builds.forEach(PackBuild::cancel);
             cache.endCompile();
         }
     }
 
-    /** Reads the pack's reference data and DRL, and starts building the units the cache lacks. */
-    private PackWork start(PackDefinition def, Map<String, byte[]> all) {
-        PackWork w = new PackWork(def);
-        Map<String, byte[]> drl = new LinkedHashMap<>();
-        all.forEach((path, bytes) -> {
-            if (path.endsWith(".drl")) {
-                drl.put(path, bytes);
-            }
-        });
-        if (drl.isEmpty()) {
-            w.errors.add(new BundleError(def.name() + "/", 0, 0, "pack " + def.name() + " has no .drl files"));
-            return w;
-        }
-        try {
-            w.reference = def.loadReference(all);
-        } catch (BundleException e) {
-            w.errors.addAll(e.errors());
-        }
-        w.index = DrlIndex.of(def, drl);
-        w.errors.addAll(w.index.errors());
-        if (w.index.unparsable()) {
-            return w; // the compiler would only repeat the parser's errors
-        }
-        DrlIndex index = w.index;
-        for (CompileUnit unit : CompileUnits.plan(def.name(), index.files().values(), policy)) {
+    /** The cache and the compile threads, as packs see them; used under the compiler's lock. */
+    private final PackBuild.Units units = new PackBuild.Units() {
+        @Override
+        public UnitBuilder.Built cached(CompileUnit unit) {
             UnitBuilder.Built hit = cache.use(unit.key());
-            w.units.add(unit);
-            w.cached.add(hit);
-            if (hit != null) {
-                unitsReused.incrementAndGet();
-                w.building.add(null);
-            } else {
-                unitsBuilt.incrementAndGet();
-                w.building.add(pool().submit(() -> buildSafely(unit, index)));
-            }
+            (hit == null ? unitsBuilt : unitsReused).incrementAndGet();
+            return hit;
         }
-        return w;
-    }
 
-    /** Collects the pack's units, assembles its KieBase and checks it; null when the pack has errors. */
-    private CompiledPack finish(PackWork w, List<BundleError> warnings) throws BundleException {
-        if (w.index == null) {
-            return null;
+        @Override
+        public Future<UnitBuilder.Outcome> build(CompileUnit unit, DrlIndex index) {
+            return pool().submit(() -> buildSafely(unit, index));
         }
-        List<UnitBuilder.Built> built = new ArrayList<>();
-        Set<BundleError> unitErrors = new LinkedHashSet<>();
-        for (int i = 0; i < w.units.size(); i++) {
-            UnitBuilder.Built b = w.cached.get(i);
-            if (b == null) {
-                UnitBuilder.Outcome outcome = await(w.building.get(i));
-                unitErrors.addAll(outcome.errors());
-                b = outcome.built();
-                if (b != null) {
-                    cache.put(b);
-                }
-            }
-            if (b != null) {
-                built.add(b);
-            }
-        }
-        w.errors.addAll(unitErrors);
-        if (!w.errors.isEmpty()) {
-            return null;
-        }
-        KieBase kieBase = assemble(w, built);
-        if (kieBase != null) {
-            verify(w.def, kieBase, w.index, w.errors);
-        }
-        if (w.errors.isEmpty()) {
-            w.errors.addAll(w.def.lint(w.index.rules(), w.reference));
-        }
-        if (w.errors.isEmpty()) {
-            try {
-                w.reference = w.def.analyze(w.index.parsed(), w.reference);
-            } catch (BundleException e) {
-                w.errors.addAll(e.errors());
-            }
-        }
-        if (!w.errors.isEmpty()) {
-            return null;
-        }
-        warnings.addAll(w.index.warnings());
-        return new CompiledPack(w.def, kieBase, w.index.parsed(), w.reference);
-    }
 
-    private static KieBase assemble(PackWork w, List<UnitBuilder.Built> built) {
-        Map<String, Integer> loadOrder = new HashMap<>();
-        w.index.rules().forEach(r -> loadOrder.put(r.name(), r.index()));
-        try {
-            return KieBaseAssembly.assemble(built, loadOrder);
-        } catch (RuntimeException e) {
-            w.errors.add(new BundleError(w.def.name() + "/", 0, 0, "the compiled rules could not be assembled: " + e));
-            return null;
+        @Override
+        public void keep(UnitBuilder.Built built) {
+            cache.put(built);
         }
-    }
-
-    /**
-     * All or nothing, checked once more on the assembled KieBase: it holds exactly the rules the
-     * sources declare, and a session of it takes the {@code decide} global.
-     */
-    private static void verify(PackDefinition def, KieBase kieBase, DrlIndex index, List<BundleError> errors) {
-        int compiled = kieBase.getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum();
-        if (compiled != index.rules().size()) {
-            errors.add(new BundleError(def.name() + "/", 0, 0, "the compiled rules are incomplete: " + compiled + " of "
-                    + index.rules().size() + " rules built (see the Drools log above for the failing rule)"));
-            return;
-        }
-        org.kie.api.runtime.KieSession probe = kieBase.newKieSession();
-        try {
-            probe.setGlobal(Collector.GLOBAL, def.newCollector(ReferenceData.NONE));
-        } catch (RuntimeException e) {
-            errors.add(new BundleError(def.name() + "/", 0, 0, "the compiled rules do not declare the global \"decide\": "
-                    + e.getMessage()));
-        } finally {
-            probe.dispose();
-        }
-    }
+    };
 
     /** A unit's build; a Drools crash is the unit's error, never the caller's exception. */
     private static UnitBuilder.Outcome buildSafely(CompileUnit unit, DrlIndex index) {
@@ -255,17 +133,6 @@ public final class BundleCompiler {
         } catch (RuntimeException | LinkageError e) {
             return new UnitBuilder.Outcome(null, List.of(new BundleError(unit.firstFile(), 0, 0,
                     "the rule compiler failed on " + unit.label() + ": " + e)));
-        }
-    }
-
-    private static UnitBuilder.Outcome await(Future<UnitBuilder.Outcome> f) throws BundleException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BundleException(new BundleError(".", 0, 0, "compilation interrupted"));
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a compile unit failed outside its own error handling", e.getCause());
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.drools.model.codegen.ExecutableModelProject;
 
 /**
@@ -19,9 +18,9 @@ import org.drools.model.codegen.ExecutableModelProject;
  * kept, so every remaining rule keeps its line and column), and, when its package has other
  * files, one context resource with their imports and globals: in DRL those are the package's,
  * so a rule sees them whichever file of the package declares them, and compiled apart it must
- * still see them. The key hashes exactly what the build reads, the Drools version and a format
- * number; a change anywhere in a unit's own rules, or in a declaration its package shares,
- * changes its key.
+ * still see them. The key hashes what the build's result depends on, the Drools version and a
+ * format number: a change in a unit's own rules, or in a declaration its package shares,
+ * changes its key; a comment between rules, or rules moving to other lines, does not.
  */
 final class CompileUnits {
 
@@ -40,34 +39,58 @@ final class CompileUnits {
         if (!separable || rules < policy.splitAtRules()) {
             Map<String, String> sources = new LinkedHashMap<>();
             Map<String, String> paths = new LinkedHashMap<>();
+            List<String> keyed = new ArrayList<>();
             for (DrlFile f : files) {
                 sources.put(resource(f), f.text());
                 paths.put(resource(f), f.path());
+                keyed.addAll(List.of(resource(f), f.text()));
             }
-            return List.of(unit(pack, "pack " + pack, sources, paths, Map.of(), rules));
+            return List.of(new CompileUnit(pack, "pack " + pack, sources, paths, Map.of(), rules, key(pack, keyed)));
         }
         List<CompileUnit> units = new ArrayList<>();
         for (DrlFile f : files) {
             List<DrlFile> others = files.stream().filter(o -> o != f && o.packageName().equals(f.packageName())).toList();
-            int n = f.rules().size();
-            int chunks = Math.max(1, (n + policy.maxRulesPerUnit() - 1) / policy.maxRulesPerUnit());
-            for (int c = 0; c < chunks; c++) {
-                int from = c * n / chunks;
-                int to = (c + 1) * n / chunks;
+            List<int[]> runs = f.runs(policy.maxRulesPerUnit());
+            for (int[] run : runs) {
                 Map<String, String> sources = new LinkedHashMap<>();
                 Map<String, List<CompileUnit.Origin>> context = new LinkedHashMap<>();
-                sources.put(resource(f), chunks == 1 ? f.text() : f.keepingRules(from, to));
+                sources.put(resource(f), runs.size() == 1 ? f.text() : f.keepingRules(run[0], run[1]));
                 if (!others.isEmpty()) {
                     String target = RESOURCES + folder(f.packageName()) + "package-context.drl";
                     List<CompileUnit.Origin> origins = new ArrayList<>();
                     sources.put(target, contextOf(f.packageName(), others, origins));
                     context.put(target, origins);
                 }
-                String label = f.path() + (chunks == 1 ? "" : " rules " + (from + 1) + "-" + to);
-                units.add(unit(pack, label, sources, Map.of(resource(f), f.path()), context, to - from));
+                String label = f.path() + (runs.size() == 1 ? "" : " rules " + (run[0] + 1) + "-" + run[1]);
+                units.add(new CompileUnit(pack, label, sources, Map.of(resource(f), f.path()), context, run[1] - run[0],
+                        key(pack, keyOfRun(f, others, run))));
             }
         }
         return units;
+    }
+
+    /**
+     * What a run's build depends on, without where it is: its package, the declarations of every
+     * file of the package, and its rules' text. Comments and blank lines between rules, and the
+     * lines rules are on, change no compiled code (a unit is kept only when it built without
+     * errors, and errors are located from the sources, which do keep every position), so an edit
+     * elsewhere in the file, or a rule added above, leaves the run's key as it was.
+     */
+    private static List<String> keyOfRun(DrlFile f, List<DrlFile> others, int[] run) {
+        List<String> parts = new ArrayList<>(List.of("package", f.packageName()));
+        for (DrlFile d : concat(f, others)) {
+            parts.add("declarations");
+            d.declarations().forEach(s -> parts.add(d.textOf(s)));
+        }
+        parts.add("rules");
+        f.rules().subList(run[0], run[1]).forEach(s -> parts.add(f.textOf(s)));
+        return parts;
+    }
+
+    private static List<DrlFile> concat(DrlFile f, List<DrlFile> others) {
+        List<DrlFile> all = new ArrayList<>(others);
+        all.add(0, f);
+        return all;
     }
 
     /**
@@ -93,17 +116,14 @@ final class CompileUnits {
         return sb.toString();
     }
 
-    private static CompileUnit unit(String pack, String label, Map<String, String> sources, Map<String, String> files,
-                                    Map<String, List<CompileUnit.Origin>> context, int rules) {
+    /** sha-256 over the format, the Drools version, the pack and the parts, each length-prefixed. */
+    private static String key(String pack, List<String> parts) {
         MessageDigest sha = sha256();
         for (String part : List.of(FORMAT, DROOLS, pack)) {
             update(sha, part);
         }
-        new TreeMap<>(sources).forEach((path, text) -> {
-            update(sha, path);
-            update(sha, text);
-        });
-        return new CompileUnit(pack, label, sources, files, context, rules, HexFormat.of().formatHex(sha.digest()));
+        parts.forEach(p -> update(sha, p));
+        return HexFormat.of().formatHex(sha.digest());
     }
 
     /**

@@ -11,14 +11,15 @@ import org.drools.drl.ast.descr.RuleDescr;
  * package-level declarations (imports, globals) that rules in other files of the package see too.
  *
  * @param rules        the character span of every rule, in file order
+ * @param ruleNames    every rule's name, in file order
  * @param declarations the character span of every import and global, in file order
  * @param separable    whether the file's rules may be compiled apart from each other and from
  *                     the package's other files: it declares nothing that compiled code would
  *                     have to share (no functions, types, queries, rule inheritance, windows,
  *                     entry points, units or file-wide attributes)
  */
-record DrlFile(String path, String text, String packageName, List<Span> rules, List<Span> declarations,
-               boolean separable) {
+record DrlFile(String path, String text, String packageName, List<Span> rules, List<String> ruleNames,
+               List<Span> declarations, boolean separable) {
 
     /** Characters {@code [start, end)} of the text, starting on 1-based {@code line}. */
     record Span(int start, int end, int line) {
@@ -26,6 +27,7 @@ record DrlFile(String path, String text, String packageName, List<Span> rules, L
 
     static DrlFile of(String path, String text, PackageDescr descr) {
         List<Span> rules = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         List<Span> declarations = new ArrayList<>();
         boolean separable = descr.getFunctions().isEmpty() && descr.getTypeDeclarations().isEmpty()
                 && descr.getEnumDeclarations().isEmpty() && descr.getEntryPointDeclarations().isEmpty()
@@ -34,6 +36,7 @@ record DrlFile(String path, String text, String packageName, List<Span> rules, L
         for (RuleDescr r : descr.getRules()) {
             separable &= !r.isQuery() && r.getParentName() == null;
             separable &= add(rules, r, text);
+            names.add(r.getName());
         }
         List<BaseDescr> decls = new ArrayList<>();
         decls.addAll(descr.getImports());
@@ -45,7 +48,7 @@ record DrlFile(String path, String text, String packageName, List<Span> rules, L
         }
         declarations.sort(java.util.Comparator.comparingInt(Span::start));
         String pkg = descr.getName() == null ? "" : descr.getName();
-        return new DrlFile(path, text, pkg, List.copyOf(rules), List.copyOf(declarations), separable);
+        return new DrlFile(path, text, pkg, List.copyOf(rules), List.copyOf(names), List.copyOf(declarations), separable);
     }
 
     /** Adds the descr's span; false when the parser did not say where it is (then nothing is split). */
@@ -57,6 +60,43 @@ record DrlFile(String path, String text, String packageName, List<Span> rules, L
         }
         spans.add(new Span(start, end, d.getLine()));
         return true;
+    }
+
+    String textOf(Span s) {
+        return text.substring(s.start(), s.end());
+    }
+
+    /**
+     * The file's rules cut into runs of at most {@code max} rules, as {@code [from, to)} pairs.
+     * A run ends at a rule whose name hashes to a boundary (once the run has a quarter of
+     * {@code max}), so where runs end depends on the rules' names, not on how many rules come
+     * before: adding or removing a rule changes the run it is in, and the other runs stay as
+     * they were (content-defined chunking, as rsync and backup tools cut files).
+     */
+    List<int[]> runs(int max) {
+        List<int[]> runs = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i < rules.size(); i++) {
+            int length = i + 1 - from;
+            if (length >= max || length >= Math.max(1, max / 4) && Math.floorMod(mix(ruleNames.get(i).hashCode()),
+                    Math.max(1, max / 2)) == 0) {
+                runs.add(new int[] {from, i + 1});
+                from = i + 1;
+            }
+        }
+        if (from < rules.size() || runs.isEmpty()) {
+            runs.add(new int[] {from, rules.size()});
+        }
+        return runs;
+    }
+
+    /** Spreads a string hash, whose low bits barely change between names like "route 1", "route 2". */
+    private static int mix(int h) {
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        return h ^ (h >>> 16);
     }
 
     /**

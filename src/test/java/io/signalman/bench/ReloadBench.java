@@ -23,8 +23,9 @@ import java.util.Arrays;
  *
  * <p>Three edits, each on its own engine (so its own compile cache):
  * <ul>
- * <li>{@code whole_file}: the 1,000 rules follow the shipped ones in routing.drl, and a comment
- *     above them changes every round, so every unit of the file is rebuilt: the worst case;</li>
+ * <li>{@code whole_file}: the 1,000 rules follow the shipped ones in routing.drl, and every one
+ *     of them changes every round (its reason names the round), so all of them are compiled
+ *     again: the worst case, and what every reload cost before units;</li>
  * <li>{@code one_file_changed}: the analyst's case, the 1,000 rules in ten files of 100 next to
  *     routing.drl, one of which changes every round (one rule's reason);</li>
  * <li>{@code one_rule_changed}: the 1,000 rules in routing.drl, one rule's reason changing every
@@ -57,19 +58,20 @@ public final class ReloadBench {
                 .put("max_rules_per_unit", policy.maxRulesPerUnit()).put("threads", policy.threads());
         String shipped = Files.readString(TestBundles.RULES.resolve("broker/routing.drl"));
         json.set("whole_file", run("whole_file", policy, 1, (broker, round) -> Files.writeString(
-                broker.resolve("routing.drl"), shipped + "\n// round " + round + "\n" + rules(0, GENERATED, -1, round))));
+                broker.resolve("routing.drl"), shipped + "\n" + rules(0, GENERATED, i -> true, round))));
         json.set("one_file_changed", run("one_file_changed", policy, FILES, (broker, round) -> {
             int per = GENERATED / FILES;
             for (int f = 0; f < FILES; f++) {
                 // Round 0 writes every file; each later round rewrites one, changing one rule's reason.
                 if (round == 0 || f == round % FILES) {
+                    int touched = round == 0 ? -1 : f * per + round % per;
                     Files.writeString(broker.resolve(String.format("generated-%02d.drl", f)), HEADER
-                            + rules(f * per, (f + 1) * per, round == 0 ? -1 : f * per + round % per, round));
+                            + rules(f * per, (f + 1) * per, i -> i == touched, round));
                 }
             }
         }));
         json.set("one_rule_changed", run("one_rule_changed", policy, 1, (broker, round) -> Files.writeString(
-                broker.resolve("routing.drl"), shipped + "\n" + rules(0, GENERATED, round == 0 ? -1 : GENERATED / 2, round))));
+                broker.resolve("routing.drl"), shipped + "\n" + rules(0, GENERATED, i -> round > 0 && i == GENERATED / 2, round))));
         Files.createDirectories(HistoryInputs.benchDir());
         Files.writeString(HistoryInputs.benchDir().resolve("reload.json"), Json.write(json) + "\n");
         System.out.println("reload: " + Json.write(json));
@@ -122,13 +124,13 @@ public final class ReloadBench {
             + "global io.signalman.broker.Route decide;\n\n";
 
     /**
-     * Rules {@code from..to-1}, for subtypes the history never sends; rule {@code touched}, if
-     * any, says in its reason that it was edited in {@code round}.
+     * Rules {@code from..to-1}, for subtypes the history never sends; the touched ones say in
+     * their reason that they were edited in {@code round}.
      */
-    private static String rules(int from, int to, int touched, int round) {
+    private static String rules(int from, int to, java.util.function.IntPredicate touched, int round) {
         StringBuilder sb = new StringBuilder();
         for (int i = from; i < to; i++) {
-            String reason = "generated subtype gen." + i + (i == touched ? ", edited in round " + round : "");
+            String reason = "generated subtype gen." + i + (touched.test(i) ? ", edited in round " + round : "");
             sb.append("rule \"generated route ").append(i).append("\"\n")
                     .append("    @reason(\"").append(reason).append("\")\n")
                     .append("    agenda-group \"route\" activation-group \"route\" salience ").append(2000 + i).append('\n')

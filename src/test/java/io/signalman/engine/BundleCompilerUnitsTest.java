@@ -35,8 +35,8 @@ class BundleCompilerUnitsTest {
 
     /** Every pack cut per file, files never cut further. */
     private static final UnitPolicy PER_FILE = new UnitPolicy(0, 1_000, 2);
-    /** Every pack cut per file, and every file into runs of at most three rules. */
-    private static final UnitPolicy CUT_SMALL = new UnitPolicy(0, 3, 2);
+    /** Every pack cut per file, and every file into runs of two to eight rules. */
+    private static final UnitPolicy CUT_SMALL = new UnitPolicy(0, 8, 2);
     private static final String HEADER = """
             package signalman.broker;
 
@@ -57,7 +57,7 @@ class BundleCompilerUnitsTest {
 
     @Test
     void theGoldenHistoryDecidesTheSameWhenEveryPackIsCutIntoSmallUnits() throws Exception {
-        // Given the shipped rules, every pack cut per file and every file into runs of three rules
+        // Given the shipped rules, every pack cut per file and every file into runs of at most eight rules
         BundleCompiler compiler = compiler(CUT_SMALL);
 
         // When they are compiled and the whole golden history replayed
@@ -209,13 +209,14 @@ class BundleCompilerUnitsTest {
 
     @Test
     void anEditInsideALargeFileRebuildsOnlyTheRunOfRulesItIsIn() throws Exception {
-        // Given routing.drl (15 rules) cut into runs of three
+        // Given routing.drl (15 rules) cut into runs of at most eight
         Path rules = brokerWithGeneratedFiles();
         BundleCompiler compiler = compiler(CUT_SMALL);
         compiler.compile(BundleFiles.read(rules));
         long before = compiler.unitsBuilt();
+        assertTrue(before > 4, "routing.drl was cut: " + before + " units");
 
-        // When one rule's salience changes without moving a line
+        // When one rule's salience changes
         TestBundles.edit(rules.resolve("broker/routing.drl"), "salience 700", "salience 701");
         RuleBundle after = compiler.compile(BundleFiles.read(rules));
 
@@ -228,7 +229,7 @@ class BundleCompilerUnitsTest {
 
     @Test
     void aTypoInARunOfALargeFileIsReportedAtItsOwnLineNamingTheRule() throws Exception {
-        // Given routing.drl cut into runs of three, and a typo in the consequence of its twelfth rule
+        // Given routing.drl cut into runs of at most eight, and a typo in the consequence of its twelfth rule
         Path rules = brokerWithGeneratedFiles();
         Path routing = rules.resolve("broker/routing.drl");
         TestBundles.edit(routing, "decide.primary(\"sr-director-tooling\")", "decide.primry(\"sr-director-tooling\")");
@@ -250,10 +251,10 @@ class BundleCompilerUnitsTest {
         Path rules = brokerWithGeneratedFiles();
         BundleCompiler compiler = compiler(PER_FILE);
 
-        // When each of twelve reloads changes another file
+        // When each of twelve reloads changes the reason of a rule in another file
         for (int round = 0; round < 12; round++) {
-            String file = "broker/gen-" + "abc".charAt(round % 3) + ".drl";
-            Files.writeString(rules.resolve(file), Files.readString(rules.resolve(file)) + "// round " + round + "\n");
+            Path file = rules.resolve("broker/gen-" + "abc".charAt(round % 3) + ".drl");
+            TestBundles.edit(file, "\")\n    agenda-group", ", round " + round + "\")\n    agenda-group");
             compiler.compile(BundleFiles.read(rules));
 
             // Then the cache holds the four units of this bundle and the one changed unit of the last

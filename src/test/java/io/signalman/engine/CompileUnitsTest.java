@@ -46,16 +46,24 @@ class CompileUnitsTest {
 
     @Test
     void aLargePackIsOneUnitPerFileAndALargeFileIsCutIntoRunsOfRules() {
-        // Given routing.drl (15 rules) and a file of 4 rules, cut from 10 rules, runs of at most 6
-        Map<String, String> files = Map.of("broker/routing.drl", ROUTING, "broker/more.drl", HEADER + rules(0, 4));
+        // Given a file of 60 rules and one of 3, cut from 10 rules, runs of at most 16 (and at least 4)
+        Map<String, String> files = Map.of("broker/big.drl", HEADER + rules(0, 60), "broker/more.drl", HEADER + rules(60, 63));
 
         // When it is planned
-        List<CompileUnit> units = plan(files, new UnitPolicy(10, 6, 1));
+        List<CompileUnit> units = plan(files, new UnitPolicy(10, 16, 1));
 
-        // Then more.drl is one unit and routing.drl three runs of five, each seeing the other file's declarations
-        assertEquals(List.of("broker/more.drl", "broker/routing.drl rules 1-5", "broker/routing.drl rules 6-10",
-                "broker/routing.drl rules 11-15"), units.stream().map(CompileUnit::label).toList());
-        assertEquals(List.of(4, 5, 5, 5), units.stream().map(CompileUnit::expectedRules).toList());
+        // Then big.drl is runs of at most 16 rules that cover its 60 in order, and more.drl one unit
+        int next = 1;
+        for (CompileUnit run : units.subList(0, units.size() - 1)) {
+            assertEquals("broker/big.drl rules " + next + "-" + (next + run.expectedRules() - 1), run.label());
+            assertTrue(run.expectedRules() <= 16, run.label());
+            next += run.expectedRules();
+        }
+        assertEquals(61, next);
+        assertTrue(units.size() >= 1 + 60 / 16, units.size() + " units");
+        assertEquals("broker/more.drl", units.get(units.size() - 1).label());
+        assertEquals(3, units.get(units.size() - 1).expectedRules());
+        // And each unit sees the other file's declarations
         units.forEach(u -> assertEquals(1, u.context().size(), u.label()));
     }
 
@@ -115,18 +123,27 @@ class CompileUnitsTest {
     }
 
     @Test
-    void anEditWithinItsLinesChangesTheKeyOfItsRunOnly() {
-        // Given routing.drl cut into three runs of five
-        UnitPolicy runsOfFive = new UnitPolicy(0, 5, 1);
-        List<String> before = keys(plan(Map.of("broker/routing.drl", ROUTING), runsOfFive));
+    void anEditToOneRuleChangesTheKeyOfItsRunOnlyWhereverTheLinesMove() {
+        // Given a file of 200 rules cut into runs of at most 16
+        UnitPolicy runsOf16 = new UnitPolicy(0, 16, 1);
+        String file = HEADER + rules(0, 200);
+        List<String> before = keys(plan(Map.of("broker/big.drl", file), runsOf16));
+        assertTrue(before.size() >= 200 / 16, "runs: " + before.size());
 
-        // When the trade rule (the fourth) changes salience without moving a line
-        List<String> after = keys(plan(Map.of("broker/routing.drl", ROUTING.replace("salience 700", "salience 7000")),
-                runsOfFive));
+        // When a comment is added at the top, then no key changes: no compiled code would
+        assertEquals(before, keys(plan(Map.of("broker/big.drl", "// a note\n// on two lines\n" + file), runsOf16)));
 
-        // Then only the first run's key changes
-        assertNotEquals(before.get(0), after.get(0));
-        assertEquals(before.subList(1, 3), after.subList(1, 3));
+        // When one rule changes salience, then one key changes
+        List<String> edited = keys(plan(Map.of("broker/big.drl", file.replace("salience 2100", "salience 2999")),
+                runsOf16));
+        assertEquals(before.size(), edited.size());
+        assertEquals(1, before.stream().filter(k -> !edited.contains(k)).count());
+
+        // When a rule is added in the middle, then most runs keep their key, though every line below moved
+        String added = HEADER + rules(0, 100) + rules(1_000, 1_001) + rules(100, 200);
+        List<String> inserted = keys(plan(Map.of("broker/big.drl", added), runsOf16));
+        long changed = before.stream().filter(k -> !inserted.contains(k)).count();
+        assertTrue(changed <= 2, changed + " of " + before.size() + " runs changed");
     }
 
     @Test
