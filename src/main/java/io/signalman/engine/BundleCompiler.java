@@ -17,11 +17,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Compiles a bundle's files into a {@link RuleBundle}, all or nothing.
  *
- * <p>Each pack is cut into compile units ({@link UnitPolicy}); a unit whose sources did not
- * change since the last compile or the one before is not compiled again, and every compile
- * assembles new KieBases from built and cached units alike, so a reload after a one-file edit
- * recompiles that file only. Units of all packs build in parallel on this compiler's few
- * threads. Compiles are serialized; blocking and CPU-heavy: run on a worker thread.
+ * <p>Each pack is cut into compile units ({@link UnitPolicy}, {@link CompileUnits}); a unit whose
+ * rules and package declarations did not change since the last compile or the one before is
+ * not compiled again, and every compile assembles new KieBases from built and cached units
+ * alike ({@link KieBaseAssembly}), so a reload after a one-file edit recompiles that file only.
+ * Units of all packs build in parallel on this compiler's few threads. Compiles are serialized;
+ * blocking and CPU-heavy: run on a worker thread.
  */
 public final class BundleCompiler {
 

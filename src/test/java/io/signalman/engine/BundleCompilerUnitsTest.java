@@ -121,6 +121,19 @@ class BundleCompilerUnitsTest {
     }
 
     @Test
+    void aConsequenceTheJavaParserRejectsRefusesTheBundleAtItsFileNeverAHalfBuiltOne() throws Exception {
+        // Given a compiled four-file broker pack, then a consequence missing its closing parenthesis in gen-b
+        Path rules = brokerWithGeneratedFiles();
+        BundleCompiler compiler = compiler(PER_FILE);
+        compiler.compile(BundleFiles.read(rules));
+        TestBundles.edit(rules.resolve("broker/gen-b.drl"), primary(6) + ";", primary(6).replace(")", "") + ";");
+
+        // When it is compiled again, then it is refused at gen-b.drl, whose unit Drools built without the rule
+        BundleException refused = assertThrows(BundleException.class, () -> compiler.compile(BundleFiles.read(rules)));
+        assertTrue(refused.errors().stream().allMatch(e -> e.file().equals("broker/gen-b.drl")), refused.errors()::toString);
+    }
+
+    @Test
     void aRuleMovedToAnotherFileOrDeletedBehavesAsAFreshCompile() throws Exception {
         // Given a compiled four-file broker pack
         Path rules = brokerWithGeneratedFiles();
