@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test check replay fixtures format-check bench clean
+.PHONY: build run test check replay fixtures format-check bench bench-reload clean
 
 build: $(JAR)
 
@@ -73,5 +73,12 @@ bench:
 	$(BENCH_JAVA) -cp $(BENCH_CP) org.openjdk.jmh.Main -rf json -rff target/bench/jmh.json io.signalman.bench
 	$(BENCH_JAVA) -Xmx512m -cp $(BENCH_CP) io.signalman.bench.HeapSoak 10000000
 	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.HttpLoad
+	$(BENCH_JAVA) -Xms1g -cp $(BENCH_CP) io.signalman.bench.ReloadBench
+	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
+
+## The reload benchmark alone (a few minutes): target/bench/reload.json and its lines of the table.
+bench-reload:
+	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	mkdir -p target/bench
 	$(BENCH_JAVA) -Xms1g -cp $(BENCH_CP) io.signalman.bench.ReloadBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable

@@ -26,6 +26,7 @@ final class DrlIndex {
     private final List<BundleError> warnings = new ArrayList<>();
     private final Map<String, String> packages = new HashMap<>();
     private final List<Consequence> consequences = new ArrayList<>();
+    private final Map<String, DrlFile> files = new java.util.LinkedHashMap<>();
 
     /**
      * A rule's consequence as written, to map Java errors in generated code back to the DRL.
@@ -101,6 +102,11 @@ final class DrlIndex {
         return List.copyOf(warnings);
     }
 
+    /** Every file that parsed, in sorted path order, as compile units see it. */
+    Map<String, DrlFile> files() {
+        return files;
+    }
+
     /** The DRL package each file declares (empty string for none). */
     Map<String, String> packages() {
         return packages;
@@ -150,6 +156,7 @@ final class DrlIndex {
             return;
         }
         packages.put(file, descr.getName() == null ? "" : descr.getName());
+        files.put(file, DrlFile.of(file, text, descr));
         for (RuleDescr r : descr.getRules()) {
             RuleInfo info = describe(pack, file, r);
             if (info == null) {

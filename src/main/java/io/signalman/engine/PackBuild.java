@@ -1,0 +1,187 @@
+package io.signalman.engine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.kie.api.KieBase;
+import org.kie.api.runtime.KieSession;
+
+/**
+ * One pack on its way through a compile: {@link #start} reads its reference data and DRL and
+ * starts building the units the cache lacks; {@link #finish} collects them, assembles a new
+ * KieBase and checks it. Between the two, the other packs' units build too.
+ */
+final class PackBuild {
+
+    /** Where units come from: the compiler's cache, or a build on its threads. */
+    interface Units {
+
+        /** The unit built before, or null. */
+        UnitBuilder.Built cached(CompileUnit unit);
+
+        Future<UnitBuilder.Outcome> build(CompileUnit unit, DrlIndex index);
+
+        /** Keeps a unit that built, for later compiles. */
+        void keep(UnitBuilder.Built built);
+    }
+
+    private final PackDefinition def;
+    private final List<BundleError> errors = new ArrayList<>();
+    private ReferenceData reference = ReferenceData.NONE;
+    private DrlIndex index;
+    /** Per unit, in plan order: its built form from the cache, or its build under way. */
+    private final List<UnitBuilder.Built> cached = new ArrayList<>();
+    private final List<Future<UnitBuilder.Outcome>> building = new ArrayList<>();
+
+    private PackBuild(PackDefinition def) {
+        this.def = def;
+    }
+
+    static PackBuild start(PackDefinition def, Map<String, byte[]> all, UnitPolicy policy, Units units) {
+        PackBuild b = new PackBuild(def);
+        Map<String, byte[]> drl = new LinkedHashMap<>();
+        all.forEach((path, bytes) -> {
+            if (path.endsWith(".drl")) {
+                drl.put(path, bytes);
+            }
+        });
+        if (drl.isEmpty()) {
+            b.errors.add(new BundleError(def.name() + "/", 0, 0, "pack " + def.name() + " has no .drl files"));
+            return b;
+        }
+        try {
+            b.reference = def.loadReference(all);
+        } catch (BundleException e) {
+            b.errors.addAll(e.errors());
+        }
+        b.index = DrlIndex.of(def, drl);
+        b.errors.addAll(b.index.errors());
+        if (b.index.unparsable()) {
+            return b; // the compiler would only repeat the parser's errors
+        }
+        for (CompileUnit unit : CompileUnits.plan(def.name(), b.index.files().values(), policy)) {
+            UnitBuilder.Built hit = units.cached(unit);
+            b.cached.add(hit);
+            b.building.add(hit == null ? units.build(unit, b.index) : null);
+        }
+        return b;
+    }
+
+    String name() {
+        return def.name();
+    }
+
+    /** Errors so far; after {@link #finish}, all of the pack's. */
+    List<BundleError> errors() {
+        return errors;
+    }
+
+    /**
+     * Waits for the pack's units, assembles its KieBase and checks it, lints, and analyzes.
+     * Returns null when the pack has errors. Every unit that built is kept, even when the pack
+     * fails, so that fixing one file reuses the rest.
+     */
+    CompiledPack finish(Units units, List<BundleError> warnings) throws BundleException {
+        if (index == null) {
+            return null;
+        }
+        List<UnitBuilder.Built> built = new ArrayList<>();
+        Set<BundleError> unitErrors = new LinkedHashSet<>(); // a declaration every unit sees fails in each
+        for (int i = 0; i < cached.size(); i++) {
+            UnitBuilder.Built b = cached.get(i);
+            if (b == null) {
+                UnitBuilder.Outcome outcome = await(building.get(i));
+                unitErrors.addAll(outcome.errors());
+                b = outcome.built();
+                if (b != null) {
+                    units.keep(b);
+                }
+            }
+            if (b != null) {
+                built.add(b);
+            }
+        }
+        errors.addAll(unitErrors);
+        if (!errors.isEmpty()) {
+            return null;
+        }
+        KieBase kieBase = assemble(built);
+        if (kieBase != null) {
+            verify(kieBase);
+        }
+        if (errors.isEmpty()) {
+            errors.addAll(def.lint(index.rules(), reference));
+        }
+        if (errors.isEmpty()) {
+            try {
+                reference = def.analyze(index.parsed(), reference);
+            } catch (BundleException e) {
+                errors.addAll(e.errors());
+            }
+        }
+        if (!errors.isEmpty()) {
+            return null;
+        }
+        warnings.addAll(index.warnings());
+        return new CompiledPack(def, kieBase, index.parsed(), reference);
+    }
+
+    /** Stops builds nobody will collect (a compile that ended early). */
+    void cancel() {
+        building.forEach(f -> {
+            if (f != null) {
+                f.cancel(true);
+            }
+        });
+    }
+
+    private KieBase assemble(List<UnitBuilder.Built> built) {
+        Map<String, Integer> loadOrder = new HashMap<>();
+        index.rules().forEach(r -> loadOrder.put(r.name(), r.index()));
+        try {
+            return KieBaseAssembly.assemble(built, loadOrder);
+        } catch (RuntimeException e) {
+            errors.add(new BundleError(def.name() + "/", 0, 0, "the compiled rules could not be assembled: " + e));
+            return null;
+        }
+    }
+
+    /**
+     * All or nothing, checked once more on the assembled KieBase: it holds exactly the rules the
+     * sources declare, and a session of it takes the {@code decide} global.
+     */
+    private void verify(KieBase kieBase) {
+        int compiled = kieBase.getKiePackages().stream().mapToInt(p -> p.getRules().size()).sum();
+        if (compiled != index.rules().size()) {
+            errors.add(new BundleError(def.name() + "/", 0, 0, "the compiled rules are incomplete: " + compiled + " of "
+                    + index.rules().size() + " rules built (see the Drools log above for the failing rule)"));
+            return;
+        }
+        KieSession probe = kieBase.newKieSession();
+        try {
+            probe.setGlobal(Collector.GLOBAL, def.newCollector(ReferenceData.NONE));
+        } catch (RuntimeException e) {
+            errors.add(new BundleError(def.name() + "/", 0, 0, "the compiled rules do not declare the global \"decide\": "
+                    + e.getMessage()));
+        } finally {
+            probe.dispose();
+        }
+    }
+
+    private static UnitBuilder.Outcome await(Future<UnitBuilder.Outcome> f) throws BundleException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BundleException(new BundleError(".", 0, 0, "compilation interrupted"));
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a compile unit failed outside its own error handling", e.getCause());
+        }
+    }
+}

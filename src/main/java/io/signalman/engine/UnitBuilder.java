@@ -1,0 +1,169 @@
+package io.signalman.engine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.drools.compiler.kproject.models.KieBaseModelImpl;
+import org.drools.model.Model;
+import org.drools.model.codegen.ExecutableModelProject;
+import org.drools.modelcompiler.CanonicalKieModule;
+import org.kie.api.KieServices;
+import org.kie.api.builder.KieBuilder;
+import org.kie.api.builder.KieFileSystem;
+import org.kie.api.builder.Message;
+import org.kie.api.builder.ReleaseId;
+
+/**
+ * Builds one {@link CompileUnit} with the executable model: generates and compiles its Java, and
+ * keeps the generated {@link Model} classes, from which any number of KieBases can be assembled.
+ * Errors are mapped back to the analyst's file, and Java errors in generated consequence code to
+ * the DRL line of the failing statement (or of the identifier the error names). The build's
+ * KieModule is removed from the {@code KieRepository} singleton before this returns, so repeated
+ * reloads do not accumulate modules. Blocking and CPU-heavy: runs on a compile thread.
+ */
+final class UnitBuilder {
+
+    /** A unit that built: its Model classes (one per DRL package), each loaded by the unit's own class loader. */
+    record Built(String key, List<Class<? extends Model>> models) {
+    }
+
+    /** What building a unit gave: {@code built} when it has no errors. */
+    record Outcome(Built built, List<BundleError> errors) {
+    }
+
+    private static final AtomicLong BUILDS = new AtomicLong();
+    /** The identifier a Java compile error names: "The method fanOt(String) ...", "x cannot be resolved". */
+    private static final Pattern NAMED = Pattern.compile("The method (\\w+)\\(|^(\\w+) cannot be resolved");
+    /** The class a Java error about an import names; the import is copied into every generated class. */
+    private static final Pattern IMPORT = Pattern.compile(
+            "^The import ([\\w.]+) cannot be resolved|^Only a type can be imported\\. ([\\w.]+) resolves to a package");
+
+    private UnitBuilder() {
+    }
+
+    static Outcome build(CompileUnit unit, DrlIndex index) {
+        KieServices ks = KieServices.Factory.get();
+        ReleaseId id = ks.newReleaseId("io.signalman.bundle", unit.pack(), "1.0." + BUILDS.incrementAndGet());
+        KieFileSystem kfs = ks.newKieFileSystem();
+        kfs.generateAndWritePomXML(id);
+        unit.sources().forEach(kfs::write);
+        try {
+            KieBuilder builder = ks.newKieBuilder(kfs).buildAll(ExecutableModelProject.class);
+            List<BundleError> errors = errors(unit, index, builder.getResults().getMessages(Message.Level.ERROR));
+            if (!errors.isEmpty()) {
+                return new Outcome(null, errors);
+            }
+            return models(unit, (CanonicalKieModule) builder.getKieModule());
+        } finally {
+            ks.getRepository().removeKieModule(id);
+        }
+    }
+
+    /**
+     * All or nothing, checked: some executable-model failures (a consequence the Java parser
+     * rejects) are only logged by Drools, and the build then lacks the package. A unit is kept
+     * only if its models hold exactly the rules its sources declare.
+     */
+    private static Outcome models(CompileUnit unit, CanonicalKieModule module) {
+        List<Class<? extends Model>> classes = new ArrayList<>();
+        int rules = 0;
+        for (Model m : module.getModelForKBase(new KieBaseModelImpl())) {
+            classes.add(m.getClass());
+            rules += m.getRules().size();
+        }
+        if (rules != unit.expectedRules()) {
+            return new Outcome(null, List.of(new BundleError(unit.firstFile(), 0, 0, "the compiled rules are incomplete: "
+                    + rules + " of " + unit.expectedRules() + " rules of " + unit.label()
+                    + " built (see the Drools log above for the failing rule)")));
+        }
+        return new Outcome(new Built(unit.key(), List.copyOf(classes)), List.of());
+    }
+
+    private static List<BundleError> errors(CompileUnit unit, DrlIndex index, List<Message> messages) {
+        // Drools reports a Java error in generated code twice: once located, once with the source.
+        Map<String, String> sources = new HashMap<>();
+        for (Message m : messages) {
+            if (m.getPath() != null && m.getText() != null && m.getText().startsWith("Java source of ")) {
+                sources.put(m.getPath(), m.getText());
+            }
+        }
+        List<BundleError> errors = new ArrayList<>();
+        for (Message m : messages) {
+            BundleError e = locate(unit, m, index, sources);
+            if (e != null && !errors.contains(e)) {
+                errors.add(e);
+            }
+        }
+        return errors;
+    }
+
+    private static BundleError locate(CompileUnit unit, Message m, DrlIndex index, Map<String, String> sources) {
+        String text = oneLine(m.getText());
+        String path = m.getPath() == null ? "" : m.getPath();
+        int line = Math.max(m.getLine(), 0);
+        int column = Math.max(m.getColumn(), 0);
+        // Drools names a DRL resource with or without the resources folder, depending on the phase.
+        String resource = unit.sources().containsKey(path) ? path : CompileUnits.RESOURCES + path;
+        String file = unit.files().get(resource);
+        if (file != null) {
+            return new BundleError(file, line, column, text);
+        }
+        List<CompileUnit.Origin> context = unit.context().get(resource);
+        if (context != null) {
+            CompileUnit.Origin o = line >= 1 && line <= context.size() ? context.get(line - 1) : context.get(0);
+            return new BundleError(o.file(), o.line(), o.line() == 0 ? 0 : column, text);
+        }
+        if (path.endsWith(".java")) {
+            if (text.startsWith("Java source of ")) {
+                return null; // the whole generated source, repeated after each real error in it
+            }
+            Matcher imported = IMPORT.matcher(text);
+            if (imported.find()) {
+                String target = imported.group(1) != null ? imported.group(1) : imported.group(2);
+                BundleError at = importLine(index, target, text);
+                if (at != null) {
+                    return at;
+                }
+            }
+            String source = sources.getOrDefault(path, "");
+            String[] lines = source.substring(Math.max(source.indexOf('\n') + 1, 0)).split("\n", -1);
+            String failing = m.getLine() >= 1 && m.getLine() <= lines.length ? lines[m.getLine() - 1] : "";
+            Matcher named = NAMED.matcher(text);
+            String identifier = named.find() ? (named.group(1) != null ? named.group(1) : named.group(2)) : null;
+            return index.consequenceIn(source).map(c -> new BundleError(c.rule().file(), c.lineOf(failing, identifier), 1,
+                    "in the consequence of rule \"" + c.rule().name() + "\": " + text)).orElse(
+                    new BundleError(unit.pack() + "/", 0, 0, "in generated code " + path + ": " + text));
+        }
+        return new BundleError(path.isEmpty() ? unit.pack() + "/" : relative(path), line, column, text);
+    }
+
+    /** The first import of {@code target} in the pack's files, reported there. */
+    private static BundleError importLine(DrlIndex index, String target, String text) {
+        for (DrlFile f : index.files().values()) {
+            for (DrlFile.Span d : f.declarations()) {
+                String declared = f.text().substring(d.start(), d.end()).replaceAll("[\\s;]+", " ").strip();
+                if (declared.equals("import " + target)) {
+                    return new BundleError(f.path(), d.line(), f.columnOf(d) + 1, text);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String relative(String path) {
+        return path.startsWith(CompileUnits.RESOURCES) ? path.substring(CompileUnits.RESOURCES.length()) : path;
+    }
+
+    /** One line, without the parser's stack trace that some Drools messages carry. */
+    private static String oneLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        int trace = text.indexOf("Problem stacktrace");
+        return (trace < 0 ? text : text.substring(0, trace)).strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+}
