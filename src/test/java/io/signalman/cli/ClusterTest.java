@@ -403,6 +403,16 @@ class ClusterTest {
         }));
     }
 
+    /** SPEC 8 holds clustered too: no event loop of any node was blocked, whatever happened above. */
+    @Test
+    @Order(60)
+    void noNodeEverBlockedAnEventLoop() {
+        for (int i = 0; i < NODES; i++) {
+            String log = nodes.get(i).output();
+            assertFalse(log.contains("has been blocked for"), "node " + i + " blocked a thread:\n" + log);
+        }
+    }
+
     /**
      * Sends one step until it is known to have applied, to the next live node each time. A step
      * whose answer was lost (connection reset, 503 while the cluster moves the dead node's keys)
