@@ -339,6 +339,7 @@ class ClusterTest {
         Map<String, String> acknowledged = new ConcurrentHashMap<>();
         List<String> lost = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger ackAfterKill = new AtomicInteger();
+        AtomicInteger ackBeforeKill = new AtomicInteger();
         AtomicBoolean killed = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         List<ServeProcess> alive = new java.util.concurrent.CopyOnWriteArrayList<>(nodes);
@@ -355,15 +356,14 @@ class ClusterTest {
                             {"/v1/fsm/instances/" + id + "/actions", "{\"action\": \"finish\"}", "done"}};
                     for (String[] step : walk) {
                         turn = ensure(alive, turn, id, step[0], step[1], step[2], acknowledged, lost);
-                        if (killed.get()) {
-                            ackAfterKill.incrementAndGet();
-                        }
+                        (killed.get() ? ackAfterKill : ackBeforeKill).incrementAndGet();
                     }
                 }
                 return null;
             }));
         }
-        Thread.sleep(3_000);
+        Await.until(Duration.ofSeconds(60), "the clients to acknowledge 90 steps on three nodes before the kill",
+                () -> ackBeforeKill.get() >= 90 || running.stream().anyMatch(Future::isDone));
         ServeProcess victim = nodes.get(2);
         alive.remove(victim);
         victim.process().destroyForcibly();
@@ -447,11 +447,12 @@ class ClusterTest {
                     return turn;
                 }
                 unavailable.incrementAndGet();
+                // A client's contract, not a wait for the test: come back after Retry-After.
+                Thread.sleep(1000L * Long.parseLong(r.headers().firstValue("retry-after").orElse("1")));
             } catch (IOException | RuntimeException e) {
                 connectionFailures.incrementAndGet();
-                // The node died under this request (or is dying): try the next one.
+                // The node died under this request (or is dying): the next one is tried at once.
             }
-            Thread.sleep(50);
         }
         lost.add(id + ": no node applied " + body + " in 200 attempts");
         return turn;
