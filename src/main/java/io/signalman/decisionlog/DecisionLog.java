@@ -17,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,15 @@ public final class DecisionLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
     private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final byte[] POISON = new byte[0];
+    private static final int MAX_BATCH = 4096;
+    /**
+     * NOTE(perf): after a batch that did not fill, the writer sleeps this long before draining
+     * again instead of waiting on the queue, so a deciding thread rarely has to wake it: waking the
+     * writer for every record (one wake-up, one {@code write} call per record) cost about 5 µs of a
+     * broker request at 38,000 requests/s, measured with async-profiler under {@code HttpLoad}.
+     * A record reaches the file at most this much later; responses never wait for the file.
+     */
+    static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Path dir;
     private final FsyncPolicy fsync;
@@ -134,10 +144,14 @@ public final class DecisionLog implements AutoCloseable {
                 }
                 batch.clear();
                 batch.add(first);
-                queue.drainTo(batch, 4096);
+                queue.drainTo(batch, MAX_BATCH);
                 stop = batch.remove(POISON);
                 write(batch);
                 forceIfDue(stop);
+                if (!stop && batch.size() < MAX_BATCH) {
+                    // Not waiting on the queue while records arrive: see LINGER_NANOS.
+                    LockSupport.parkNanos(LINGER_NANOS);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.kie.api.KieBase;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
@@ -34,9 +32,6 @@ final class PackSession extends DefaultAgendaEventListener {
     private final List<RuleInfo> fired = new ArrayList<>();
     private final BitSet matched = new BitSet();
     private final List<FactHandle> handles = new ArrayList<>();
-    private static final int FIRING = 0;
-    private static final int DONE = 1;
-    private static final int HALTED = 2;
 
     private boolean explaining;
     private int uses;
@@ -88,19 +83,17 @@ final class PackSession extends DefaultAgendaEventListener {
         if (deadline == null) {
             return session.fireAllRules(MAX_FIRINGS);
         }
-        AtomicInteger state = new AtomicInteger(FIRING);
-        ScheduledFuture<?> halt = Watchdog.at(deadline, () -> {
-            if (state.compareAndSet(FIRING, HALTED)) {
-                session.halt();
-            }
-        });
+        Watchdog.Watch watch = Watchdog.watch(deadline, session);
         int n;
         try {
             n = session.fireAllRules(MAX_FIRINGS);
-        } finally {
-            halt.cancel(false);
+        } catch (RuntimeException e) {
+            if (!watch.finish()) {
+                throw new DeadlineExceededException();
+            }
+            throw e;
         }
-        if (!state.compareAndSet(FIRING, DONE)) {
+        if (!watch.finish()) {
             throw new DeadlineExceededException();
         }
         return n;

@@ -27,6 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with the decision log on, (1) saturation: a fixed number of requests kept in flight for a fixed
  * time, and (2) half of that rate, open loop, with latency measured from each request's intended
  * send time so a stall counts against every request it delays. Bounded in count and time.
+ *
+ * <p>Both phases are warmed before anything is measured, and the measurement waits for the JIT to
+ * go quiet: on 2 cores kept busy by the load, the compiler threads get little CPU, and an endpoint
+ * measured while its code was still being compiled showed a third of its later throughput and
+ * p99s of hundreds of ms (the first second of an open-loop phase never run before).
  */
 public final class HttpLoad {
 
@@ -35,6 +40,11 @@ public final class HttpLoad {
     /** Rounds over every target before any is measured: one round leaves the JIT unfinished. */
     static final int WARMUP_ROUNDS = 3;
     static final int SECONDS = 5;
+    /** Each open-loop phase runs this long at its rate before its latencies are recorded. */
+    static final double LEAD_IN_SECONDS = 1;
+    /** The JIT counts as quiet when it compiled for less than this in the last second. */
+    static final long JIT_QUIET_MS = 20;
+    static final int JIT_WAIT_LIMIT_SECONDS = 30;
 
     private record Target(String name, HttpMethod method, String path, List<Buffer> bodies) {
     }
@@ -58,12 +68,14 @@ public final class HttpLoad {
             if (only != null) {
                 targets = targets.stream().filter(t -> t.name().contains(only)).toList();
             }
-            // Warm every path first, so no endpoint is measured while the JIT is still compiling the server.
+            // Warm every path of both phases first, so no endpoint is measured while the JIT is still compiling it.
             for (int round = 0; round < WARMUP_ROUNDS; round++) {
                 for (Target t : targets) {
-                    saturate(client, server.port(), t, WARMUP_SECONDS);
+                    double warmRps = saturate(client, server.port(), t, WARMUP_SECONDS).length / (double) WARMUP_SECONDS;
+                    openLoop(vertx, client, server.port(), t, warmRps / 2, 1);
                 }
             }
+            results.put("jit_wait_s", awaitQuietJit());
             for (Target t : targets) {
                 ObjectNode r = results.putObject(t.name());
                 long[] sat = saturate(client, server.port(), t, SECONDS);
@@ -146,7 +158,8 @@ public final class HttpLoad {
     /** Sends at a fixed rate whatever the responses do; latency counts from the intended send time. */
     private static long[] openLoop(Vertx vertx, HttpClientAgent client, int port, Target t, double rate, int seconds)
             throws InterruptedException {
-        int total = (int) (rate * seconds);
+        int leadIn = (int) (rate * LEAD_IN_SECONDS);
+        int total = leadIn + (int) (rate * seconds);
         long[] lat = new long[total];
         long start = System.nanoTime();
         CountDownLatch done = new CountDownLatch(total);
@@ -162,9 +175,30 @@ public final class HttpLoad {
                 });
             }
         });
-        done.await(seconds + 30L, TimeUnit.SECONDS);
+        boolean finished = done.await(seconds + (long) LEAD_IN_SECONDS + 30L, TimeUnit.SECONDS);
         vertx.cancelTimer(timer);
-        return lat;
+        if (!finished) {
+            throw new IllegalStateException(t.name() + ": " + done.getCount() + " open-loop requests unanswered after 30 s");
+        }
+        return Arrays.copyOfRange(lat, leadIn, total);
+    }
+
+    /** Waits (bounded) until the JIT compiled for less than {@link #JIT_QUIET_MS} in a second; returns the seconds waited. */
+    private static double awaitQuietJit() throws InterruptedException {
+        var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long begin = System.nanoTime();
+        long last = jit.getTotalCompilationTime();
+        for (int s = 0; s < JIT_WAIT_LIMIT_SECONDS; s++) {
+            Thread.sleep(1000);
+            long now = jit.getTotalCompilationTime();
+            if (now - last < JIT_QUIET_MS) {
+                break;
+            }
+            last = now;
+        }
+        double waited = (System.nanoTime() - begin) / 1e9;
+        System.out.printf("http: warmed up; waited %.0f s for the JIT to go quiet%n", waited);
+        return waited;
     }
 
     private static void percentiles(ObjectNode out, long[] ns) {
