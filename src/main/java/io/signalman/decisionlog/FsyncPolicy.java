@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * When the decision log forces its writes to the disk. Every policy writes each batch to the
- * operating system as soon as the writer drains the queue; the policy only decides when the
- * operating system is made to put it on the platter.
+ * operating system as soon as the writer drains the queue (at least every millisecond while
+ * records arrive); the policy only decides when the operating system is made to put it on the
+ * platter.
  */
 public enum FsyncPolicy {
     /** Never force: a crash of the machine (not of the process) may lose the last seconds. */
