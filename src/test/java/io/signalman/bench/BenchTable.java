@@ -61,7 +61,7 @@ public final class BenchTable {
         if (http != null) {
             summary.set("http", http);
             double trivial = http.path("trivial GET /health").path("saturated_rps").asDouble();
-            t.append(String.format(Locale.ROOT, "%-26s %10s %9s %9s %9s %9s%n", "HTTP (decision log on)", "req/s", "of trivial",
+            t.append(String.format(Locale.ROOT, "%-30s %10s %9s %9s %9s %9s%n", "HTTP (decision log on)", "req/s", "of trivial",
                     "p50 ms", "p99 ms", "p99.9 ms"));
             http.fields().forEachRemaining(e -> {
                 JsonNode r = e.getValue();
@@ -69,7 +69,7 @@ public final class BenchTable {
                     return;
                 }
                 JsonNode half = r.get("half_rate_latency_ms");
-                t.append(String.format(Locale.ROOT, "  %-24s %10.0f %8.0f%% %9.2f %9.2f %9.2f%n", e.getKey(),
+                t.append(String.format(Locale.ROOT, "  %-28s %10.0f %8.0f%% %9.2f %9.2f %9.2f%n", e.getKey(),
                         r.get("saturated_rps").asDouble(), 100 * r.get("saturated_rps").asDouble() / trivial,
                         half.get("p50").asDouble(), half.get("p99").asDouble(), half.get("p99.9").asDouble()));
             });

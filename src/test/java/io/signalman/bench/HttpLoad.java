@@ -21,10 +21,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 
 /**
- * HTTP load on 127.0.0.1 (SPEC 10): for the trivial endpoint and each stateless decision endpoint,
- * with the decision log on, (1) saturation: a fixed number of requests kept in flight for a fixed
+ * HTTP load on 127.0.0.1 (SPEC 10): for the trivial endpoint and each decision endpoint (the FSM
+ * and handoff ones on instances and conversations created first), with the decision log on, (1) saturation: a fixed number of requests kept in flight for a fixed
  * time, and (2) half of that rate, open loop, with latency measured from each request's intended
  * send time so a stall counts against every request it delays. Bounded in count and time.
  *
@@ -46,7 +48,18 @@ public final class HttpLoad {
     static final long JIT_QUIET_MS = 20;
     static final int JIT_WAIT_LIMIT_SECONDS = 30;
 
-    private record Target(String name, HttpMethod method, String path, List<Buffer> bodies) {
+    /** Instances (FSM) and conversations (handoff) the stateful targets spread their requests over. */
+    static final int STATEFUL_KEYS = 4096;
+
+    /**
+     * One endpoint under load: request number {@code seq} (counted across every phase) goes to
+     * {@code path(seq)} with {@code body(seq)}.
+     */
+    private record Target(String name, HttpMethod method, LongFunction<String> path, LongFunction<Buffer> body,
+                          AtomicLong seq) {
+        Target(String name, HttpMethod method, String path, List<Buffer> bodies) {
+            this(name, method, i -> path, i -> bodies.get((int) (i % bodies.size())), new AtomicLong());
+        }
     }
 
     private HttpLoad() {
@@ -63,11 +76,13 @@ public final class HttpLoad {
                     new Target("trivial GET /health", HttpMethod.GET, "/health", List.of(Buffer.buffer())),
                     new Target("POST /v1/broker/route", HttpMethod.POST, "/v1/broker/route", bodies("broker")),
                     new Target("POST /v1/signals/route", HttpMethod.POST, "/v1/signals/route", bodies("signals")),
-                    new Target("POST /v1/dispatch", HttpMethod.POST, "/v1/dispatch", bodies("dispatch")));
+                    new Target("POST /v1/dispatch", HttpMethod.POST, "/v1/dispatch", bodies("dispatch")),
+                    fsmActions(), handoffTurns());
             String only = System.getProperty("bench.only");
             if (only != null) {
                 targets = targets.stream().filter(t -> t.name().contains(only)).toList();
             }
+            createStatefulKeys(client, server.port());
             // Warm every path of both phases first, so no endpoint is measured while the JIT is still compiling it.
             for (int round = 0; round < WARMUP_ROUNDS; round++) {
                 for (Target t : targets) {
@@ -84,7 +99,7 @@ public final class HttpLoad {
                 percentiles(r.putObject("saturated_latency_ms"), sat);
                 percentiles(r.putObject("half_rate_latency_ms"), openLoop(vertx, client, server.port(), t, rps / 2, SECONDS));
                 r.put("half_rate_rps", rps / 2);
-                System.out.printf("http: %-24s %,10.0f req/s saturated; at half rate p99 %.2f ms%n", t.name(), rps,
+                System.out.printf("http: %-28s %,10.0f req/s saturated; at half rate p99 %.2f ms%n", t.name(), rps,
                         r.get("half_rate_latency_ms").get("p99").asDouble());
             }
             client.close().await();
@@ -107,11 +122,64 @@ public final class HttpLoad {
         return out;
     }
 
-    private static Future<Integer> send(HttpClientAgent client, int port, Target t, int i) {
-        return client.request(t.method(), port, "127.0.0.1", t.path()).compose(req -> {
+    /**
+     * FSM actions on {@link #STATEFUL_KEYS} instances of the transaction machine, each taking
+     * begin, then an approved commit, round and round: request {@code seq} acts on instance
+     * {@code seq % keys}, so two requests on one instance are thousands of requests apart and
+     * never race (a race would be answered 409, and the load fails on any answer above 299).
+     */
+    private static Target fsmActions() {
+        Buffer begin = Buffer.buffer("{\"action\": \"begin\"}");
+        Buffer commit = Buffer.buffer("{\"action\": \"commit\", \"payload\": {\"approved\": true}}");
+        return new Target("POST /v1/fsm/.../actions", HttpMethod.POST,
+                i -> "/v1/fsm/instances/load-" + i % STATEFUL_KEYS + "/actions",
+                i -> (i / STATEFUL_KEYS) % 2 == 0 ? begin : commit, new AtomicLong());
+    }
+
+    /**
+     * Handoff turns on {@link #STATEFUL_KEYS} support conversations: the entry agent reports a
+     * turn with a tool call, which reruns it (SPEC 4.5), so a conversation takes turns forever
+     * without reaching its handoff limit.
+     */
+    private static Target handoffTurns() {
+        Buffer turn = Buffer.buffer("{\"agent\": \"triage\", \"response\": \"looking the order up\", \"tool_calls\": 1}");
+        return new Target("POST /v1/handoff/.../turns", HttpMethod.POST,
+                i -> "/v1/handoff/conversations/load-" + i % STATEFUL_KEYS + "/turns", i -> turn, new AtomicLong());
+    }
+
+    /** Creates the FSM instances and handoff conversations the stateful targets act on. */
+    private static void createStatefulKeys(HttpClientAgent client, int port) {
+        List<Future<Integer>> created = new ArrayList<>();
+        for (int k = 0; k < STATEFUL_KEYS; k++) {
+            created.add(post(client, port, "/v1/fsm/instances", "{\"id\": \"load-" + k + "\", \"machine\": \"transaction\"}"));
+            created.add(post(client, port, "/v1/handoff/conversations", "{\"id\": \"load-" + k + "\", \"crew\": \"support\"}"));
+            if (created.size() >= IN_FLIGHT) {
+                expectCreated(created);
+            }
+        }
+        expectCreated(created);
+    }
+
+    private static void expectCreated(List<Future<Integer>> created) {
+        for (Future<Integer> f : created) {
+            int status = f.await();
+            if (status != 201) {
+                throw new IllegalStateException("creating the stateful targets' keys: status " + status);
+            }
+        }
+        created.clear();
+    }
+
+    private static Future<Integer> post(HttpClientAgent client, int port, String path, String body) {
+        return client.request(HttpMethod.POST, port, "127.0.0.1", path).compose(req -> req
+                .putHeader("content-type", "application/json").send(body).compose(res -> res.body().map(b -> res.statusCode())));
+    }
+
+    private static Future<Integer> send(HttpClientAgent client, int port, Target t) {
+        long i = t.seq().getAndIncrement();
+        return client.request(t.method(), port, "127.0.0.1", t.path().apply(i)).compose(req -> {
             req.putHeader("content-type", "application/json");
-            Buffer body = t.bodies().get(Math.floorMod(i, t.bodies().size()));
-            return (t.method() == HttpMethod.GET ? req.send() : req.send(body))
+            return (t.method() == HttpMethod.GET ? req.send() : req.send(t.body().apply(i)))
                     .compose(res -> res.body().map(b -> res.statusCode()));
         });
     }
@@ -140,8 +208,7 @@ public final class HttpLoad {
             return;
         }
         long start = System.nanoTime();
-        int i = n.get();
-        send(client, port, t, i).onComplete(ar -> {
+        send(client, port, t).onComplete(ar -> {
             if (ar.failed() || ar.result() >= 300) {
                 if (errors.incrementAndGet() == 1) {
                     System.err.println(t.name() + ": " + (ar.failed() ? ar.cause() : "status " + ar.result()));
@@ -164,13 +231,17 @@ public final class HttpLoad {
         long start = System.nanoTime();
         CountDownLatch done = new CountDownLatch(total);
         AtomicInteger sent = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
         long timer = vertx.setPeriodic(1, id -> {
             long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
             while (sent.get() < Math.min(due, total)) {
                 int i = sent.getAndIncrement();
                 long intended = start + (long) (i / rate * 1e9);
-                send(client, port, t, i).onComplete(ar -> {
+                send(client, port, t).onComplete(ar -> {
                     lat[i] = System.nanoTime() - intended;
+                    if ((ar.failed() || ar.result() >= 300) && errors.incrementAndGet() == 1) {
+                        System.err.println(t.name() + ": " + (ar.failed() ? ar.cause() : "status " + ar.result()));
+                    }
                     done.countDown();
                 });
             }
@@ -179,6 +250,9 @@ public final class HttpLoad {
         vertx.cancelTimer(timer);
         if (!finished) {
             throw new IllegalStateException(t.name() + ": " + done.getCount() + " open-loop requests unanswered after 30 s");
+        }
+        if (errors.get() > 0) {
+            throw new IllegalStateException(t.name() + ": " + errors.get() + " open-loop requests failed");
         }
         return Arrays.copyOfRange(lat, leadIn, total);
     }
