@@ -26,9 +26,10 @@ import java.util.function.LongFunction;
 
 /**
  * HTTP load on 127.0.0.1 (SPEC 10): for the trivial endpoint and each decision endpoint (the FSM
- * and handoff ones on instances and conversations created first), with the decision log on, (1) saturation: a fixed number of requests kept in flight for a fixed
- * time, and (2) half of that rate, open loop, with latency measured from each request's intended
- * send time so a stall counts against every request it delays. Bounded in count and time.
+ * and handoff ones on instances and conversations created first), with the decision log on,
+ * (1) saturation: a fixed number of requests kept in flight for a fixed time, and (2) half of
+ * that rate, open loop, with latency measured from each request's intended send time so a stall
+ * counts against every request it delays. Bounded in count and time.
  *
  * <p>Both phases are warmed before anything is measured, and the measurement waits for the JIT to
  * go quiet: on 2 cores kept busy by the load, the compiler threads get little CPU, and an endpoint
