@@ -73,8 +73,9 @@ public final class BenchTable {
                         r.get("saturated_rps").asDouble(), 100 * r.get("saturated_rps").asDouble() / trivial,
                         half.get("p50").asDouble(), half.get("p99").asDouble(), half.get("p99.9").asDouble()));
             });
-            t.append(String.format(Locale.ROOT, "  (latencies at half of each endpoint's saturation rate, open loop; measured after"
-                    + " warm-up and %.0f s waiting for the JIT to go quiet)%n", http.path("jit_wait_s").asDouble()));
+            t.append(String.format(Locale.ROOT, "  (each figure the median of %d rounds over every endpoint in turn; latencies at half of each"
+                    + " endpoint's saturation rate, open loop; measured after warm-up and %.0f s waiting for the JIT to go quiet)%n",
+                    http.path("trivial GET /health").path("rounds").size(), http.path("jit_wait_s").asDouble()));
         }
         JsonNode reload = read(dir.resolve("reload.json"));
         if (reload != null) {

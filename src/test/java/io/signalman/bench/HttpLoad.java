@@ -1,5 +1,6 @@
 package io.signalman.bench;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.Packs;
 import io.signalman.engine.DecisionPack;
@@ -29,7 +30,9 @@ import java.util.function.LongFunction;
  * and handoff ones on instances and conversations created first), with the decision log on,
  * (1) saturation: a fixed number of requests kept in flight for a fixed time, and (2) half of
  * that rate, open loop, with latency measured from each request's intended send time so a stall
- * counts against every request it delays. Bounded in count and time.
+ * counts against every request it delays. Bounded in count and time. Each phase runs in three
+ * rounds over every endpoint in turn and each figure is the median of its rounds: on this shared
+ * 2-core machine one endpoint's throughput moved by a third between two runs of the same load.
  *
  * <p>Both phases are warmed before anything is measured, and the measurement waits for the JIT to
  * go quiet: on 2 cores kept busy by the load, the compiler threads get little CPU, and an endpoint
@@ -43,6 +46,8 @@ public final class HttpLoad {
     /** Rounds over every target before any is measured: one round leaves the JIT unfinished. */
     static final int WARMUP_ROUNDS = 3;
     static final int SECONDS = 5;
+    /** Measured rounds over every endpoint; each figure is the median of its rounds. */
+    static final int ROUNDS = 3;
     /** Each open-loop phase runs this long at its rate before its latencies are recorded. */
     static final double LEAD_IN_SECONDS = 1;
     /** The JIT counts as quiet when it compiled for less than this in the last second. */
@@ -92,16 +97,39 @@ public final class HttpLoad {
                 }
             }
             results.put("jit_wait_s", awaitQuietJit());
-            for (Target t : targets) {
-                ObjectNode r = results.putObject(t.name());
-                long[] sat = saturate(client, server.port(), t, SECONDS);
-                double rps = sat.length / (double) SECONDS;
-                r.put("saturated_rps", rps);
-                percentiles(r.putObject("saturated_latency_ms"), sat);
-                percentiles(r.putObject("half_rate_latency_ms"), openLoop(vertx, client, server.port(), t, rps / 2, SECONDS));
-                r.put("half_rate_rps", rps / 2);
-                System.out.printf("http: %-28s %,10.0f req/s saturated; at half rate p99 %.2f ms%n", t.name(), rps,
-                        r.get("half_rate_latency_ms").get("p99").asDouble());
+            // Rounds over every endpoint in turn, so that a slow spell of the machine falls on all of them alike.
+            double[][] rps = new double[targets.size()][ROUNDS];
+            ObjectNode[][] saturated = new ObjectNode[targets.size()][ROUNDS];
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int k = 0; k < targets.size(); k++) {
+                    long[] sat = saturate(client, server.port(), targets.get(k), SECONDS);
+                    rps[k][round] = sat.length / (double) SECONDS;
+                    saturated[k][round] = percentiles(Json.object(), sat);
+                    System.out.printf("http: round %d %-28s %,10.0f req/s saturated%n", round + 1, targets.get(k).name(),
+                            rps[k][round]);
+                }
+            }
+            ObjectNode[][] half = new ObjectNode[targets.size()][ROUNDS];
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int k = 0; k < targets.size(); k++) {
+                    Target t = targets.get(k);
+                    half[k][round] = percentiles(Json.object(), openLoop(vertx, client, server.port(), t, median(rps[k]) / 2, SECONDS));
+                    System.out.printf("http: round %d %-28s at half rate p99 %.2f ms%n", round + 1, t.name(),
+                            half[k][round].get("p99").asDouble());
+                }
+            }
+            for (int k = 0; k < targets.size(); k++) {
+                ObjectNode r = results.putObject(targets.get(k).name());
+                r.put("saturated_rps", median(rps[k]));
+                r.set("saturated_latency_ms", medianOf(saturated[k]));
+                r.set("half_rate_latency_ms", medianOf(half[k]));
+                r.put("half_rate_rps", median(rps[k]) / 2);
+                ArrayNode rounds = r.putArray("rounds");
+                for (int round = 0; round < ROUNDS; round++) {
+                    rounds.addObject().put("saturated_rps", rps[k][round]).<ObjectNode>set("half_rate_latency_ms", half[k][round]);
+                }
+                System.out.printf("http: %-28s %,10.0f req/s saturated; at half rate p99 %.2f ms (medians of %d rounds)%n",
+                        targets.get(k).name(), median(rps[k]), r.get("half_rate_latency_ms").get("p99").asDouble(), ROUNDS);
             }
             client.close().await();
             vertx.close().await();
@@ -276,7 +304,7 @@ public final class HttpLoad {
         return waited;
     }
 
-    private static void percentiles(ObjectNode out, long[] ns) {
+    private static ObjectNode percentiles(ObjectNode out, long[] ns) {
         long[] s = ns.clone();
         Arrays.sort(s);
         for (double p : new double[] {50, 99, 99.9}) {
@@ -284,5 +312,22 @@ public final class HttpLoad {
             out.put(p == 50 ? "p50" : p == 99 ? "p99" : "p99.9", v / 1e6);
         }
         out.put("count", s.length);
+        return out;
+    }
+
+    private static double median(double[] values) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    /** Each percentile's median over the rounds (so one slow round moves none of them), and the total count. */
+    private static ObjectNode medianOf(ObjectNode[] rounds) {
+        ObjectNode out = Json.object();
+        for (String p : new String[] {"p50", "p99", "p99.9"}) {
+            out.put(p, median(Arrays.stream(rounds).mapToDouble(r -> r.get(p).asDouble()).toArray()));
+        }
+        out.put("count", Arrays.stream(rounds).mapToLong(r -> r.get("count").asLong()).sum());
+        return out;
     }
 }
