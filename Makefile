@@ -63,7 +63,7 @@ clean:
 
 ## Performance (SPEC 10): JMH over every pack's decide with the hand-written if-chain as the floor,
 ## a 10-million-decision heap soak, an HTTP load on 127.0.0.1 with the decision log on, and a
-## 1,000-rule reload. Results: target/bench/*.json and a table at the end. About 10 minutes.
+## 1,000-rule reload. Results: target/bench/*.json and a table at the end. About 11 minutes.
 BENCH_CP = target/test-classes:target/classes:$$(cat target/test-classpath.txt)
 # The test classpath carries the tests' logging (a DEBUG line per decision); benchmarks log as production does.
 BENCH_JAVA = java -Dorg.slf4j.simpleLogger.log.io.signalman.decisions=info -Dorg.slf4j.simpleLogger.log.io.signalman.requests=info
