@@ -2,12 +2,10 @@ package io.signalman.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
-import io.signalman.engine.DecisionPack;
+import io.signalman.bench.LoadTargets.Target;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
@@ -16,14 +14,11 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongFunction;
 
 /**
  * HTTP load on 127.0.0.1 (SPEC 10): for the trivial endpoint and each decision endpoint (the FSM
@@ -54,20 +49,6 @@ public final class HttpLoad {
     static final long JIT_QUIET_MS = 20;
     static final int JIT_WAIT_LIMIT_SECONDS = 30;
 
-    /** Instances (FSM) and conversations (handoff) the stateful targets spread their requests over. */
-    static final int STATEFUL_KEYS = 4096;
-
-    /**
-     * One endpoint under load: request number {@code seq} (counted across every phase) goes to
-     * {@code path(seq)} with {@code body(seq)}.
-     */
-    private record Target(String name, HttpMethod method, LongFunction<String> path, LongFunction<Buffer> body,
-                          AtomicLong seq) {
-        Target(String name, HttpMethod method, String path, List<Buffer> bodies) {
-            this(name, method, i -> path, i -> bodies.get((int) (i % bodies.size())), new AtomicLong());
-        }
-    }
-
     private HttpLoad() {
     }
 
@@ -80,15 +61,15 @@ public final class HttpLoad {
                     new PoolOptions().setHttp1MaxSize(IN_FLIGHT));
             List<Target> targets = List.of(
                     new Target("trivial GET /health", HttpMethod.GET, "/health", List.of(Buffer.buffer())),
-                    new Target("POST /v1/broker/route", HttpMethod.POST, "/v1/broker/route", bodies("broker")),
-                    new Target("POST /v1/signals/route", HttpMethod.POST, "/v1/signals/route", bodies("signals")),
-                    new Target("POST /v1/dispatch", HttpMethod.POST, "/v1/dispatch", bodies("dispatch")),
-                    fsmActions(), handoffTurns());
+                    new Target("POST /v1/broker/route", HttpMethod.POST, "/v1/broker/route", LoadTargets.bodies("broker")),
+                    new Target("POST /v1/signals/route", HttpMethod.POST, "/v1/signals/route", LoadTargets.bodies("signals")),
+                    new Target("POST /v1/dispatch", HttpMethod.POST, "/v1/dispatch", LoadTargets.bodies("dispatch")),
+                    LoadTargets.fsmActions(), LoadTargets.handoffTurns());
             String only = System.getProperty("bench.only");
             if (only != null) {
                 targets = targets.stream().filter(t -> t.name().contains(only)).toList();
             }
-            createStatefulKeys(client, server.port());
+            LoadTargets.createStatefulKeys(client, server.port());
             // Warm every path of both phases first, so no endpoint is measured while the JIT is still compiling it.
             for (int round = 0; round < WARMUP_ROUNDS; round++) {
                 for (Target t : targets) {
@@ -138,81 +119,6 @@ public final class HttpLoad {
         Files.writeString(HistoryInputs.benchDir().resolve("http.json"), Json.write(results) + "\n");
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Buffer> bodies(String pack) {
-        DecisionPack<Object, Object> p = (DecisionPack<Object, Object>) Packs.named(pack).orElseThrow();
-        List<Buffer> out = new ArrayList<>();
-        for (Object input : HistoryInputs.of(pack)) {
-            // A message id is an idempotency key: repeats would be replays, not decisions.
-            var json = (ObjectNode) p.inputJson(input);
-            json.remove("id");
-            out.add(Buffer.buffer(Json.bytes(json)));
-        }
-        return out;
-    }
-
-    /**
-     * FSM actions on {@link #STATEFUL_KEYS} instances of the transaction machine, each taking
-     * begin, then an approved commit, round and round: request {@code seq} acts on instance
-     * {@code seq % keys}, so two requests on one instance are thousands of requests apart and
-     * never race (a race would be answered 409, and the load fails on any answer above 299).
-     */
-    private static Target fsmActions() {
-        Buffer begin = Buffer.buffer("{\"action\": \"begin\"}");
-        Buffer commit = Buffer.buffer("{\"action\": \"commit\", \"payload\": {\"approved\": true}}");
-        return new Target("POST /v1/fsm/.../actions", HttpMethod.POST,
-                i -> "/v1/fsm/instances/load-" + i % STATEFUL_KEYS + "/actions",
-                i -> (i / STATEFUL_KEYS) % 2 == 0 ? begin : commit, new AtomicLong());
-    }
-
-    /**
-     * Handoff turns on {@link #STATEFUL_KEYS} support conversations: the entry agent reports a
-     * turn with a tool call, which reruns it (SPEC 4.5), so a conversation takes turns forever
-     * without reaching its handoff limit.
-     */
-    private static Target handoffTurns() {
-        Buffer turn = Buffer.buffer("{\"agent\": \"triage\", \"response\": \"looking the order up\", \"tool_calls\": 1}");
-        return new Target("POST /v1/handoff/.../turns", HttpMethod.POST,
-                i -> "/v1/handoff/conversations/load-" + i % STATEFUL_KEYS + "/turns", i -> turn, new AtomicLong());
-    }
-
-    /** Creates the FSM instances and handoff conversations the stateful targets act on. */
-    private static void createStatefulKeys(HttpClientAgent client, int port) {
-        List<Future<Integer>> created = new ArrayList<>();
-        for (int k = 0; k < STATEFUL_KEYS; k++) {
-            created.add(post(client, port, "/v1/fsm/instances", "{\"id\": \"load-" + k + "\", \"machine\": \"transaction\"}"));
-            created.add(post(client, port, "/v1/handoff/conversations", "{\"id\": \"load-" + k + "\", \"crew\": \"support\"}"));
-            if (created.size() >= IN_FLIGHT) {
-                expectCreated(created);
-            }
-        }
-        expectCreated(created);
-    }
-
-    private static void expectCreated(List<Future<Integer>> created) {
-        for (Future<Integer> f : created) {
-            int status = f.await();
-            if (status != 201) {
-                throw new IllegalStateException("creating the stateful targets' keys: status " + status);
-            }
-        }
-        created.clear();
-    }
-
-    private static Future<Integer> post(HttpClientAgent client, int port, String path, String body) {
-        return client.request(HttpMethod.POST, port, "127.0.0.1", path).compose(req -> req
-                .putHeader("content-type", "application/json").send(body).compose(res -> res.body().map(b -> res.statusCode())));
-    }
-
-    private static Future<Integer> send(HttpClientAgent client, int port, Target t) {
-        long i = t.seq().getAndIncrement();
-        return client.request(t.method(), port, "127.0.0.1", t.path().apply(i)).compose(req -> {
-            req.putHeader("content-type", "application/json");
-            return (t.method() == HttpMethod.GET ? req.send() : req.send(t.body().apply(i)))
-                    .compose(res -> res.body().map(b -> res.statusCode()));
-        });
-    }
-
     /** Keeps IN_FLIGHT requests outstanding for the given time; returns each latency in ns. */
     private static long[] saturate(HttpClientAgent client, int port, Target t, int seconds) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -237,7 +143,7 @@ public final class HttpLoad {
             return;
         }
         long start = System.nanoTime();
-        send(client, port, t).onComplete(ar -> {
+        LoadTargets.send(client, port, t).onComplete(ar -> {
             if (ar.failed() || ar.result() >= 300) {
                 if (errors.incrementAndGet() == 1) {
                     System.err.println(t.name() + ": " + (ar.failed() ? ar.cause() : "status " + ar.result()));
@@ -266,7 +172,7 @@ public final class HttpLoad {
             while (sent.get() < Math.min(due, total)) {
                 int i = sent.getAndIncrement();
                 long intended = start + (long) (i / rate * 1e9);
-                send(client, port, t).onComplete(ar -> {
+                LoadTargets.send(client, port, t).onComplete(ar -> {
                     lat[i] = System.nanoTime() - intended;
                     if ((ar.failed() || ar.result() >= 300) && errors.incrementAndGet() == 1) {
                         System.err.println(t.name() + ": " + (ar.failed() ? ar.cause() : "status " + ar.result()));
