@@ -6,6 +6,7 @@ import io.signalman.engine.BundleException;
 import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.workbench.WorkbenchOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -50,7 +51,7 @@ final class ServeCommand {
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
-                "admin-port", "cluster-host", "cluster-port", "members"), Set.of("cluster"), env);
+                "admin-port", "cluster-host", "cluster-port", "members", "workbench-token", "admin-token-name"), Set.of("cluster"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -73,7 +74,7 @@ final class ServeCommand {
         ServerConfig config = withAdmin.withCluster(cluster(a));
         Server server;
         try {
-            server = Server.start(config);
+            server = Server.start(config, new WorkbenchOptions(a.get("workbench-token", null), a.get("admin-token-name", null)));
         } catch (BundleException e) {
             e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
             err.println("signalman: the rules do not compile; not serving");
@@ -90,6 +91,9 @@ final class ServeCommand {
         }
         if (config.adminListener() != null) {
             out.printf("signalman admin endpoints on http://%s:%d only%n", config.adminListener().host(), server.adminPort());
+            out.printf("signalman workbench on http://%s:%d/workbench/%n", config.adminListener().host(), server.adminPort());
+        } else {
+            out.printf("signalman workbench on http://%s:%d/workbench/%n", config.host(), server.port());
         }
         return 0;
     }

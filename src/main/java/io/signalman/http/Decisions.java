@@ -37,6 +37,8 @@ public final class Decisions {
 
     private final StateStores stores;
     private final Metrics metrics;
+    /** Who sees each committed decision as it is logged (the workbench's live tail). */
+    private final List<java.util.function.Consumer<DecisionRecord>> taps = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Decisions(Engine engine, DecisionLog log, StateStores stores) {
         this(engine, log, stores, new Metrics(engine));
@@ -51,6 +53,18 @@ public final class Decisions {
 
     public Metrics metrics() {
         return metrics;
+    }
+
+    /**
+     * Adds a listener that sees every decision record as it is logged, on the deciding worker
+     * thread: it must return at once (hand the record over, never wait).
+     */
+    public void tap(java.util.function.Consumer<DecisionRecord> listener) {
+        taps.add(listener);
+    }
+
+    public void untap(java.util.function.Consumer<DecisionRecord> listener) {
+        taps.remove(listener);
     }
 
     /** The server's state stores (FSM instances, conversations); they outlive rule reloads. */
@@ -108,8 +122,12 @@ public final class Decisions {
     /** Logs a decision (with the state it was made from) and returns its response body. */
     public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
-        log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
-                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input)));
+        DecisionRecord record = new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
+                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input));
+        log.append(record);
+        for (java.util.function.Consumer<DecisionRecord> tap : taps) {
+            tap.accept(record);
+        }
         metrics.decided(d);
         if (DECISION_LOG.isDebugEnabled()) {
             DECISION_LOG.debug(LogLine.decision(d, endpoint));

@@ -42,6 +42,7 @@ public final class HttpApi extends VerticleBase {
     private Router router;
 
     private final ClusterView cluster;
+    private io.signalman.workbench.Workbench workbench;
 
     HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
         this(decisions, config, guard, ClusterView.standalone());
@@ -52,6 +53,12 @@ public final class HttpApi extends VerticleBase {
         this.config = config;
         this.guard = guard;
         this.cluster = cluster;
+    }
+
+    /** Serves the analysts' workbench too: on the admin listener when there is one, else here. */
+    HttpApi withWorkbench(io.signalman.workbench.Workbench w) {
+        this.workbench = w;
+        return this;
     }
 
     @Override
@@ -69,6 +76,9 @@ public final class HttpApi extends VerticleBase {
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         // With an admin listener, the public router keeps the admin routes, whose gate answers 404.
         adminRoutes(router, api);
+        if (workbench != null && config.adminListener() == null) {
+            workbench.routes(router, api);
+        }
         errorHandlers(router);
         this.router = router;
         server = listen(router, config.host(), config.port());
@@ -79,6 +89,9 @@ public final class HttpApi extends VerticleBase {
         admin.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
         admin.get("/health").handler(this::health);
         adminRoutes(admin, api.onAdminListener());
+        if (workbench != null) {
+            workbench.routes(admin, api.onAdminListener());
+        }
         errorHandlers(admin);
         adminServer = listen(admin, config.adminListener().host(), config.adminListener().port());
         return server.listen().compose(s -> adminServer.listen());

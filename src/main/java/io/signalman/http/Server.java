@@ -60,6 +60,11 @@ public final class Server implements AutoCloseable {
      * @throws BundleException when the rules do not compile: a server never starts on bad rules
      */
     public static Server start(ServerConfig config) throws BundleException {
+        return start(config, io.signalman.workbench.WorkbenchOptions.defaults());
+    }
+
+    /** The same, with the analysts' workbench served as {@code workbench} says (SPEC 1). */
+    public static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench) throws BundleException {
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions()
                 .setBlockedThreadCheckInterval(Math.max(10, config.blockedWarnMs() / 2))
@@ -84,7 +89,8 @@ public final class Server implements AutoCloseable {
             Warmup.run(decisions, config);
             Guard guard = new Guard(config.limits(), cluster == null ? null : cluster.answers());
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
-            HttpApi http = new HttpApi(decisions, config, guard, view);
+            HttpApi http = new HttpApi(decisions, config, guard, view).withWorkbench(new io.signalman.workbench.Workbench(
+                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench));
             vertx.deployVerticle(http).await();
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
             prestartWorkers(vertx, config.workers());

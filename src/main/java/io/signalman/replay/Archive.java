@@ -51,6 +51,31 @@ public record Archive(List<ArchiveFile> files) {
         return new Archive(files);
     }
 
+    /**
+     * The records decided at or after {@code since} and before {@code until} (either may be
+     * null: no bound), by each record's {@code at}; a record whose time does not parse is left out.
+     */
+    public Archive between(java.time.Instant since, java.time.Instant until) {
+        if (since == null && until == null) {
+            return this;
+        }
+        List<ArchiveFile> out = new ArrayList<>();
+        for (ArchiveFile f : files) {
+            List<Entry> kept = f.entries().stream().filter(e -> within(e.record().at(), since, until)).toList();
+            out.add(new ArchiveFile(f.path(), kept, f.problems(), f.reference(), f.tornTail()));
+        }
+        return new Archive(out);
+    }
+
+    private static boolean within(String at, java.time.Instant since, java.time.Instant until) {
+        try {
+            java.time.Instant t = java.time.Instant.parse(at);
+            return (since == null || !t.isBefore(since)) && (until == null || t.isBefore(until));
+        } catch (java.time.format.DateTimeParseException | NullPointerException e) {
+            return false;
+        }
+    }
+
     public int records() {
         return files.stream().mapToInt(f -> f.entries().size()).sum();
     }

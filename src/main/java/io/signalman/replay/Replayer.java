@@ -37,6 +37,7 @@ public final class Replayer {
     private final RuleBundle baseline;
     private final PrintStream progress;
     private final Map<ArchiveKey, List<String>> accepted = new LinkedHashMap<>();
+    private java.util.function.IntConsumer onRecord = n -> { };
 
     private record ArchiveKey(java.nio.file.Path path) {
     }
@@ -49,6 +50,15 @@ public final class Replayer {
         this.candidate = Objects.requireNonNull(candidate);
         this.baseline = baseline;
         this.progress = progress;
+    }
+
+    /**
+     * Reports the count of records replayed so far after each record (the workbench's live
+     * progress); runs on the replaying thread, so it must return at once.
+     */
+    public Replayer onProgress(java.util.function.IntConsumer listener) {
+        this.onRecord = Objects.requireNonNull(listener);
+        return this;
     }
 
     public ReplayReport replay(Archive archive) {
@@ -75,6 +85,7 @@ public final class Replayer {
                 ObjectNode now = replayOne(file, entry, cand, base, report, fired);
                 lines.add(Json.write(now == null ? entry.record().toJson() : accept(entry.record(), now, cand)));
                 report.records++;
+                onRecord.accept(report.records);
                 if (progress != null && total > PROGRESS_EVERY && report.records % PROGRESS_EVERY == 0) {
                     progress.printf("replay: %d / %d records%n", report.records, total);
                 }
