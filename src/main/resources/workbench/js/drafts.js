@@ -143,6 +143,11 @@ async function save() {
     const d = await call('PUT', 'drafts/' + current.draft + '/file?path=' + encodeURIComponent(current.file), {text: editor.getValue()});
     showDraft(d);
     markErrors(d.check);
+    const first = d.check.errors.find(x => x.file === current.file && x.line > 0);
+    if (first) {
+      editor.setCursor({line: first.line - 1, ch: 0});
+      editor.scrollIntoView({line: first.line - 1, ch: 0}, 150);
+    }
   } catch (e) {
     clear(ui.check).append(el('p', {class: 'error', id: 'save-error'}, 'Not saved: ' + e.message));
   } finally {

@@ -13,6 +13,7 @@ CM.defineSimpleMode('drl', {
     {regex: /\b(?:salience|agenda-group|activation-group|no-loop|lock-on-active|ruleflow-group|dialect|enabled|date-effective|date-expires|duration|timer)\b/,
       token: 'attribute'},
     {regex: /\bdecide\b/, token: 'variable-2'},
+    {regex: /[a-z_][\w]*/, token: null},
     {regex: /\$[A-Za-z_]\w*/, token: 'variable-3'},
     {regex: /-?\d+(?:\.\d+)?/, token: 'number'},
     {regex: /[A-Z][\w]*/, token: 'type'},

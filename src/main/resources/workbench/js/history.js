@@ -19,7 +19,7 @@ export async function show() {
     return;
   }
   if (!list.length) root.append(el('p', {class: 'muted'}, 'Nothing has been activated from the workbench yet.'));
-  for (const a of list) {
+  for (const [i, a] of list.entries()) {
     const note = el('input', {type: 'text', class: 'rollback-note', placeholder: 'why roll back (required)'});
     const accept = el('input', {type: 'checkbox'});
     const out = el('span', {});
@@ -40,7 +40,7 @@ export async function show() {
       el('p', {}, el('strong', {}, 'Note: '), a.note),
       el('p', {class: 'muted'}, a.old_revision + ' → ' + a.new_revision),
       el('p', {}, 'Golden history: ' + a.impact.golden_records + ' replayed, ' + a.impact.golden_changes_accepted + ' change(s) accepted'),
-      a.diff.map(d => el('details', {}, el('summary', {}, d.file + ' (' + d.status + ')'), el('pre', {class: 'diff'},
+      a.diff.map(d => el('details', {open: i === 0}, el('summary', {}, d.file + ' (' + d.status + ')'), el('pre', {class: 'diff'},
         d.diff.split('\n').map(l => el('span', {class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : ''}, l + '\n'))))),
       el('div', {class: 'form'}, note, el('label', {}, accept, ' accept golden-history changes'), back, out)));
   }

@@ -13,6 +13,7 @@ const shown = new Set();
 /** The page's shared actions: tabs call each other through these (open an example in Try, ...). */
 export const app = {
   show(name, arg) {
+    app.notice('');
     for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('active', b.dataset.tab === name);
     for (const key of Object.keys(tabs)) document.getElementById('tab-' + key).hidden = key !== name;
     const section = document.getElementById('tab-' + name);

@@ -37,6 +37,8 @@ export async function show(arg) {
   if (arg && arg.pack) {
     form.pack.value = arg.pack;
     await loadExamples();
+    form.example.prepend(el('option', {value: -1}, '(the message from the impact)'));
+    form.example.value = -1;
     form.input.value = json(arg.input);
     form.state.value = arg.state_before ? json(arg.state_before) : '';
     decide();
@@ -97,7 +99,7 @@ function column(title, d, other) {
     el('p', {}, 'Decided by ', el('strong', {class: 'decided-by'}, d.rule || '(no rule)')),
     el('p', {class: 'reason'}, d.reason ? 'because ' + d.reason : ''),
     el('table', {class: 'fields'}, el('tbody', {}, fields.map(([k, v]) =>
-      el('tr', {class: changed(k) ? 'changed' : ''}, el('th', {}, k), el('td', {}, json(v)))))),
+      el('tr', {class: changed(k) ? 'changed' : ''}, el('th', {}, k), el('td', {}, JSON.stringify(v)))))),
     el('h4', {}, 'Why, and why not'),
     el('ol', {class: 'explain'}, (d.explain || []).map(x => el('li', {class: 'status-' + x.status},
       el('span', {class: 'badge'}, x.status), ' ', el('span', {class: 'rule-name'}, x.rule), ' ',

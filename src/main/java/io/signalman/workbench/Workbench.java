@@ -34,6 +34,10 @@ public final class Workbench {
     /** A draft file may be 256 KiB; its JSON envelope adds escaping. */
     private static final long WRITE_BODY_LIMIT = 2L * Drafts.MAX_FILE_BYTES;
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper BODIES = new com.fasterxml.jackson.databind.ObjectMapper(
+            com.fasterxml.jackson.core.JsonFactory.builder().streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints
+                    .builder().maxStringLength((int) WRITE_BODY_LIMIT).maxNestingDepth(64).build()).build());
+
     private final Engine engine;
     private final Decisions decisions;
     private final WorkbenchOptions options;
@@ -225,10 +229,20 @@ public final class Workbench {
         return newestFirst;
     }
 
-    private static JsonNode bodyJson(RoutingContext ctx) throws io.signalman.json.InputException {
+    /**
+     * A request body: JSON read with a longer string limit than decision requests have, because a
+     * draft file travels as one string (its own limit, {@link Drafts#MAX_FILE_BYTES}, is checked
+     * where it is saved, with a clearer answer).
+     */
+    private static JsonNode bodyJson(RoutingContext ctx) {
         byte[] b = Api.bodyBytes(ctx);
-        JsonNode n = b.length == 0 ? Json.object() : Json.parse(b);
-        if (!n.isObject()) {
+        JsonNode n;
+        try {
+            n = b.length == 0 ? Json.object() : BODIES.readTree(b);
+        } catch (java.io.IOException e) {
+            throw new WorkbenchException(400, "malformed_json", "the body is not JSON: " + e.getMessage());
+        }
+        if (n == null || !n.isObject()) {
             throw new WorkbenchException(400, "invalid_input", "send a JSON object");
         }
         return n;
