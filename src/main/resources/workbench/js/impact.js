@@ -59,8 +59,8 @@ function report(title, r, draftId, app) {
       el('h4', {}, el('span', {class: 'rule-name'}, g.from_rule), ' → ', el('span', {class: 'rule-name'}, g.to_rule), ' ',
         el('span', {class: 'badge'}, g.count + ' decision(s)')),
       el('ul', {}, g.examples.map(x => el('li', {},
-        el('span', {class: 'muted'}, x.record + ' '),
-        Object.entries(x.diff).map(([f, d]) => el('code', {}, f + ': ' + json(d.old) + ' → ' + json(d.new) + ' ')),
+        el('span', {class: 'muted', title: x.record}, x.record.split('/').slice(-2).join('/') + ' '),
+        Object.entries(x.diff).map(([f, d]) => el('code', {}, f + ': ' + JSON.stringify(d.old) + ' → ' + JSON.stringify(d.new) + ' ')),
         el('button', {class: 'small', on: {click: () => app.show('try', {pack: packOf(x), input: x.input, draft: draftId})}}, 'Open in Try'))))));
   }
   for (const v of r.invariant_violations) {

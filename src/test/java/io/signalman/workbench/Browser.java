@@ -53,7 +53,8 @@ final class Browser implements AutoCloseable {
 
     <T> T waitFor(String what, Function<WebDriver, T> condition) {
         try {
-            return new WebDriverWait(driver, Duration.ofSeconds(60)).withMessage(what).until(condition);
+            return new WebDriverWait(driver, Duration.ofSeconds(60)).withMessage(what)
+                    .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(condition);
         } catch (org.openqa.selenium.TimeoutException e) {
             shot("failure-" + what.replaceAll("[^A-Za-z0-9]+", "-"));
             throw e;
