@@ -19,8 +19,8 @@ final class TextDiff {
     }
 
     static String unified(String before, String after) {
-        String[] a = before.split("\n", -1);
-        String[] b = after.split("\n", -1);
+        String[] a = lines(before);
+        String[] b = lines(after);
         int head = 0;
         while (head < a.length && head < b.length && a[head].equals(b[head])) {
             head++;
@@ -38,6 +38,11 @@ final class TextDiff {
             ops.add(" " + a[i]);
         }
         return withContext(ops);
+    }
+
+    /** An empty file has no lines (not one empty line). */
+    private static String[] lines(String text) {
+        return text.isEmpty() ? new String[0] : text.split("\n", -1);
     }
 
     private static void middle(String[] a, int a0, int a1, String[] b, int b0, int b1, List<String> ops) {
