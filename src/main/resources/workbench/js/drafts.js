@@ -18,6 +18,8 @@ export function init(section, a) {
     create: el('button', {id: 'draft-new'}, 'New draft from the live rules'),
     discard: el('button', {id: 'draft-discard'}, 'Discard this draft'),
     files: el('ul', {id: 'draft-files', class: 'files'}),
+    newName: el('input', {id: 'draft-new-file', type: 'text', placeholder: 'broker/more-routing.drl'}),
+    addFile: el('button', {id: 'draft-add-file', class: 'small'}, 'Add file'),
     title: el('h3', {id: 'draft-file'}, 'No file open'),
     save: el('button', {id: 'draft-save', class: 'primary'}, 'Save and check'),
     check: el('div', {id: 'draft-check'}),
@@ -29,12 +31,13 @@ export function init(section, a) {
   ui.create.addEventListener('click', () => createDraft());
   ui.discard.addEventListener('click', () => discardDraft());
   ui.save.addEventListener('click', () => save());
+  ui.addFile.addEventListener('click', () => addFile());
   root.append(el('h2', {}, 'Drafts'),
     el('p', {class: 'muted'}, 'A draft is a copy of the rules kept on the server. Edit its files here; every save compiles and checks it ',
       'exactly as "make check" does, and shows each error at its line. Then see its impact on real traffic, and activate it.'),
     el('div', {class: 'form'}, el('label', {}, 'Draft ', ui.drafts), ui.create, ui.discard),
     el('div', {class: 'workspace'},
-      el('div', {class: 'sidebar'}, el('h4', {}, 'Files'), ui.files),
+      el('div', {class: 'sidebar'}, el('h4', {}, 'Files'), ui.files, el('div', {class: 'toolbar'}, ui.newName, ui.addFile)),
       el('div', {class: 'main'}, ui.title, ui.editorHost, el('div', {class: 'toolbar'}, ui.save), ui.check)),
     el('h2', {}, 'Impact before activation'), ui.impact,
     el('h2', {}, 'Activate'), ui.activate);
@@ -134,6 +137,19 @@ async function openFile(path, line) {
     editor.scrollIntoView({line: line - 1, ch: 0}, 120);
   }
   editor.focus();
+}
+
+/** A new, empty file in the draft (a .drl, .json or .md under a pack's folder), opened for editing. */
+async function addFile() {
+  const name = ui.newName.value.trim();
+  if (!current.draft || !name) return;
+  try {
+    showDraft(await call('PUT', 'drafts/' + current.draft + '/file?path=' + encodeURIComponent(name), {text: ''}));
+    ui.newName.value = '';
+    await openFile(name);
+  } catch (e) {
+    app.notice('Cannot add ' + name + ': ' + e.message, 'error');
+  }
 }
 
 async function save() {

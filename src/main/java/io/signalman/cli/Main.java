@@ -15,6 +15,7 @@ public final class Main {
                        [--idempotency-keys 100000]
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
                        [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
+                       [--workbench-token T] [--admin-token-name NAME]
               check    [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
               explain  <pack> <input.json> [--rules DIR] [--json]
