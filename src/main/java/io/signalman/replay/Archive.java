@@ -109,6 +109,9 @@ public record Archive(List<ArchiveFile> files) {
             } else {
                 throw new IOException("no such archive file or folder: " + p);
             }
+            // A log file whose compression finished but was not yet deleted is read once, from its .gz.
+            found.removeIf(f -> f.getFileName().toString().endsWith(".jsonl")
+                    && found.contains(f.resolveSibling(f.getFileName() + ".gz")));
             for (Path f : found) {
                 Path dir = f.toAbsolutePath().getParent();
                 Map<String, byte[]> ref = references.get(dir);
