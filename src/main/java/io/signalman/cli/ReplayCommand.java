@@ -1,6 +1,7 @@
 package io.signalman.cli;
 
 import io.signalman.Packs;
+import io.signalman.cluster.ClusterConfig;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
@@ -12,12 +13,14 @@ import io.signalman.replay.ReplayReport;
 import io.signalman.replay.ReplayRequest;
 import io.signalman.replay.Replayer;
 import io.signalman.replay.Selection;
+import io.signalman.replay.cluster.ClusterReplay;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,7 +35,8 @@ import java.util.TreeSet;
  */
 final class ReplayCommand {
 
-    static final Set<String> VALUED = Set.of("rules", "baseline", "report", "threads", "since", "until", "pack", "sample");
+    static final Set<String> VALUED = Set.of("rules", "baseline", "report", "threads", "since", "until", "pack", "sample",
+            "members");
     static final Set<String> BOOLEANS = Set.of("accept", "quiet");
 
     private ReplayCommand() {
@@ -47,6 +51,10 @@ final class ReplayCommand {
         int threads = a.getInt("threads", Runtime.getRuntime().availableProcessors());
         if (threads < 1) {
             throw new Args.UsageException("--threads must be at least 1");
+        }
+        String members = a.get("members", null);
+        if (members != null) {
+            return onCluster(a, members, selection, out, err);
         }
         Archive archive;
         try {
@@ -64,20 +72,52 @@ final class ReplayCommand {
         ReplayRequest request = new ReplayRequest(candidate, baseline, archive, selection, threads,
                 TerminalProgress.forReplay(a.has("quiet"), archive.bytes(), err));
         ReplayReport report = Replayer.run(request);
+        int code = report(a, report, false, out, err);
+        if (code != 0 || !a.has("accept")) {
+            return code;
+        }
+        return accept(report, candidate, archive, selection, out, err);
+    }
+
+    /** Prints and writes the report; the exit code unless accepting (2 when an argument held no record). */
+    private static int report(Args a, ReplayReport report, boolean absolute, PrintStream out, PrintStream err) {
         out.print(report.toText());
         if (!writeReport(a.get("report", null), report, err)) {
             return 1;
         }
         for (String argument : a.positional()) {
-            if (report.readByArgument().getOrDefault(Path.of(argument).toString(), 0L) == 0) {
+            Path p = Path.of(argument);
+            String key = (absolute ? p.toAbsolutePath().normalize() : p).toString();
+            if (report.readByArgument().getOrDefault(key, 0L) == 0) {
                 err.println("signalman replay: no record could be read in " + argument + " (replay reads " + Archive.KINDS + ")");
                 return 2;
             }
         }
-        if (!a.has("accept")) {
-            return report.passed() ? 0 : 1;
+        return a.has("accept") || report.passed() ? 0 : 1;
+    }
+
+    /** {@code --members}: the same replay as a Jet job over the cluster's members (see {@link ClusterReplay}). */
+    private static int onCluster(Args a, String members, Selection selection, PrintStream out, PrintStream err)
+            throws Args.UsageException {
+        if (a.has("accept")) {
+            throw new Args.UsageException("--accept rewrites files and runs on one machine: leave out --members");
         }
-        return accept(report, candidate, archive, selection, out, err);
+        List<String> list;
+        try {
+            list = ClusterConfig.parseMembers(members);
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException("--members: " + e.getMessage());
+        }
+        String baseline = a.get("baseline", null);
+        ReplayReport report;
+        try {
+            report = ClusterReplay.run(list, Path.of(a.get("rules", "rules")), baseline == null ? null : Path.of(baseline),
+                    a.positional().stream().map(Path::of).toList(), selection);
+        } catch (RuntimeException e) {
+            err.println("signalman replay: the cluster replay failed: " + e.getMessage());
+            return 1;
+        }
+        return report(a, report, true, out, err);
     }
 
     private static Selection selection(Args a) throws Args.UsageException {

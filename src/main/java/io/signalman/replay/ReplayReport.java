@@ -110,6 +110,12 @@ public final class ReplayReport implements Serializable {
     final Map<String, List<String>> neverFired = new LinkedHashMap<>();
     final Firsts<String> problems = new Firsts<>(PROBLEMS);
     final List<Member> members = new ArrayList<>();
+    /** The archive files (by index) this report covers: a cluster replay checks that the parts cover all. */
+    final java.util.BitSet files = new java.util.BitSet();
+    /** How many files the whole archive has, as the replaying side listed it. */
+    int filesListed;
+    /** Whether {@link #neverFired} has been worked out (by {@link #finish}, or merged from parts that had). */
+    boolean finished;
 
     void changed(long position, String oldRule, String newRule, Change change) {
         changed++;
@@ -165,10 +171,58 @@ public final class ReplayReport implements Serializable {
         o.fired.forEach((k, v) -> fired.computeIfAbsent(k, x -> new HashSet<>()).addAll(v));
         problems.addAll(o.problems);
         members.addAll(o.members);
+        files.or(o.files);
+        filesListed = Math.max(filesListed, o.filesListed);
+        candidate = candidate == null ? o.candidate : candidate;
+        comparedWith = comparedWith == null ? o.comparedWith : comparedWith;
+        selection = o.selection;
+        if (o.finished) {
+            mergeNeverFired(o);
+        }
+    }
+
+    /** A rule no part fired is one that every part lists as never fired. */
+    private void mergeNeverFired(ReplayReport o) {
+        if (!finished) {
+            o.neverFired.forEach((pack, rules) -> neverFired.put(pack, List.copyOf(rules)));
+            finished = true;
+            return;
+        }
+        Map<String, List<String>> both = new LinkedHashMap<>();
+        neverFired.forEach((pack, rules) -> {
+            List<String> theirs = o.neverFired.getOrDefault(pack, List.of());
+            List<String> kept = rules.stream().filter(theirs::contains).toList();
+            if (!kept.isEmpty()) {
+                both.put(pack, kept);
+            }
+        });
+        neverFired.clear();
+        neverFired.putAll(both);
+    }
+
+    /** Marks this report as one cluster member's share (before the shares are merged). */
+    public void sharedBy(String member) {
+        members.add(new Member(member, records, elapsedSeconds));
+    }
+
+    /** The wall-clock time of the whole replay, when something other than {@link Replayer} ran it (a cluster job). */
+    public void elapsedSeconds(double seconds) {
+        elapsedSeconds = seconds;
+    }
+
+    /** Whether every file of the archive was replayed by some part (a cluster job checks it before it reports). */
+    public boolean complete() {
+        return files.cardinality() == filesListed && files.nextSetBit(filesListed) < 0;
+    }
+
+    /** Records that this report's files are a share of an archive of {@code total} files. */
+    public void shareOf(int total) {
+        filesListed = total;
     }
 
     /** Works out which of the candidate's rules no replayed record fired. */
     void finish(RuleBundle candidateRules) {
+        finished = true;
         neverFired.clear();
         for (CompiledPack pack : candidateRules.packs().values().stream().sorted(Comparator.comparing(CompiledPack::name)).toList()) {
             Set<String> seen = fired.getOrDefault(pack.name(), Set.of());

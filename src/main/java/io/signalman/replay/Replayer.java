@@ -82,6 +82,7 @@ public final class Replayer {
             throw new IllegalStateException("the replay failed: " + failure.get(), failure.get());
         }
         parts.forEach(p -> total.merge(p.report()));
+        request.archive().files().forEach(f -> total.files.set(f.index()));
         total.candidate = request.candidate().revision();
         total.comparedWith = request.baseline() == null ? "the recorded decisions" : "rules " + request.baseline().revision();
         total.selection = request.selection().describe();
