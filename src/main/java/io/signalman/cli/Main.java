@@ -16,7 +16,9 @@ public final class Main {
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
                        [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
               check    [rules-dir]
-              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
+              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
+                       [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
+                       [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
               explain  <pack> <input.json> [--rules DIR] [--json]
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
