@@ -3,6 +3,7 @@ package io.signalman.http;
 import io.signalman.Packs;
 import io.signalman.cluster.Cluster;
 import io.signalman.cluster.ClusterView;
+import io.signalman.cluster.StateDatabase;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
@@ -76,7 +77,8 @@ public final class Server implements AutoCloseable {
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS);
-        Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster());
+        Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster(), config.state().jdbcUrl() == null
+                ? null : new StateDatabase(config.state().jdbcUrl(), System.getenv()).migrate());
         // A clustered node joins first: its reload gate checks the cluster's FSM instances.
         Vertx vertx = cluster == null ? metrics.vertx(options) : metrics.clusteredVertx(cluster.configure(options), cluster.manager());
         BlockedThreads blocked = new BlockedThreads(vertx);

@@ -127,9 +127,9 @@ class StateRestartTest {
                 }));
             }
             load.add(pool.submit(() -> {
-                // Turns, teacher and student in turn, until a conversation ends; then a new one (a journaled create)
-                String[] agents = {"teacher", "student"};
+                // Turns, each from the agent the last one named, until a conversation ends; then a new one (a journaled create)
                 String talk = null;
+                String speaker = "teacher";
                 int turn = 0;
                 for (int i = 0; i < 2000 && !stop.get(); i++) {
                     try {
@@ -142,17 +142,21 @@ class StateRestartTest {
                             acked.put(id, new ArrayList<>());
                             talk = id;
                             turn = 0;
+                            speaker = "teacher";
                             continue;
                         }
                         String key = talk + "-" + turn;
                         String path = "/v1/handoff/conversations/" + talk + "/turns";
-                        String body = "{\"agent\":\"" + agents[turn % 2] + "\",\"response\":\"turn " + turn + "\"}";
+                        String body = "{\"agent\":\"" + speaker + "\",\"response\":\"turn " + turn + "\"}";
                         HttpResponse<byte[]> r = send(port, "POST", path, body, key);
                         assertEquals(200, r.statusCode(), new String(r.body()));
                         acked.get(talk).add(new String[] {key, body, path});
                         answers.put(key, r.body());
                         turn++;
-                        if (!"agent".equals(Json.parse(r.body()).path("next").path("type").asText())) {
+                        var next = Json.parse(r.body()).path("next");
+                        if ("agent".equals(next.path("type").asText())) {
+                            speaker = next.path("agent").asText();
+                        } else {
                             talk = null;
                         }
                     } catch (RuntimeException e) {

@@ -1,0 +1,82 @@
+package io.signalman.cluster;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.flywaydb.core.Flyway;
+
+/**
+ * A cluster's shared PostgreSQL ({@code --state-jdbc}, issue 16). The schema is created or
+ * migrated at start by Flyway from {@code db/migration} (several nodes starting at once are
+ * serialized by Flyway's lock). The user and password come from the environment only:
+ * {@code SIGNALMAN_STATE_JDBC_USER} and {@code SIGNALMAN_STATE_JDBC_PASSWORD}, else PostgreSQL's own
+ * {@code PGUSER} and {@code PGPASSWORD}; never from the command line, where {@code ps} shows them.
+ * Connections are reused from a small pool of idle ones.
+ */
+public final class StateDatabase {
+
+    private final String url;
+    private final Properties credentials = new Properties();
+    private final ConcurrentLinkedQueue<Connection> idle = new ConcurrentLinkedQueue<>();
+
+    public StateDatabase(String url, Map<String, String> env) {
+        if (!url.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("--state-jdbc takes a jdbc:postgresql://host:port/database URL, not " + url);
+        }
+        this.url = url;
+        String user = env.getOrDefault("SIGNALMAN_STATE_JDBC_USER", env.get("PGUSER"));
+        String password = env.getOrDefault("SIGNALMAN_STATE_JDBC_PASSWORD", env.get("PGPASSWORD"));
+        if (user != null) {
+            credentials.setProperty("user", user);
+        }
+        if (password != null) {
+            credentials.setProperty("password", password);
+        }
+    }
+
+    /** Creates or migrates the schema; blocking, at start. */
+    public StateDatabase migrate() {
+        Flyway.configure().dataSource(url, credentials.getProperty("user"), credentials.getProperty("password"))
+                .locations("classpath:db/migration").table("signalman_schema_history").load().migrate();
+        return this;
+    }
+
+    /** Runs {@code work} on a pooled connection (autocommit: each statement is its own transaction). */
+    <T> T with(Work<T> work) {
+        Connection c = idle.poll();
+        try {
+            if (c == null || c.isClosed()) {
+                c = DriverManager.getConnection(url, credentials);
+            }
+            T out = work.run(c);
+            idle.offer(c);
+            return out;
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new IllegalStateException("the state database failed: " + e.getMessage(), e);
+        }
+    }
+
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // already failing: the first error is the one reported
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return url;
+    }
+}
