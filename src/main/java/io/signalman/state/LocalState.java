@@ -59,14 +59,33 @@ public final class LocalState implements AutoCloseable {
      * the decisions made since the last snapshot. Blocking; at start-up, before serving.
      */
     public static LocalState open(StateConfig config, List<StoreSpec<?>> specs, Path dir, DecisionLog log, FsyncPolicy fsync) {
-        StateFiles files = new StateFiles(dir, log, fsync);
-        LocalState state = new LocalState(config, specs, files);
+        return open(config, specs, new StateFiles(dir, log.directory(), log, fsync), dir);
+    }
+
+    /**
+     * Opens the state under {@code dir} with no server running (export, import): it reads the
+     * decision log in {@code logDir} but writes none, and forces every write.
+     */
+    public static LocalState openOffline(StateConfig config, List<StoreSpec<?>> specs, Path dir, Path logDir, boolean readOnly) {
+        LocalState state = open(config, specs, new StateFiles(dir, logDir, null, FsyncPolicy.ALWAYS), dir, readOnly);
+        return state;
+    }
+
+    private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir) {
+        return open(config, specs, files, dir, false);
+    }
+
+    /** Read-only (an export beside a running server): recovers in memory, writes no file. */
+    private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir, boolean readOnly) {
+        LocalState state = new LocalState(config, specs, readOnly ? null : files);
         long t0 = System.nanoTime();
         StateFiles.Recovered r = files.recover(state);
         state.versions.set(r.maxVersion());
-        state.journal = files.openJournal();
-        if (r.replayed() > 0) {
-            state.snapshot(false);
+        if (!readOnly) {
+            state.journal = files.openJournal();
+            if (r.replayed() > 0) {
+                state.snapshot(false);
+            }
         }
         LOG.info("state recovered from {} in {} ms: {} (snapshot {}, {} later changes replayed)", dir,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), state.sizes(), r.snapshot(), r.replayed());
@@ -83,6 +102,20 @@ public final class LocalState implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
         timer.scheduleWithFixedDelay(() -> guarded(this::sweep), SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
         return this;
+    }
+
+    /** Every entry (not tombstones) as {@link StateLine}s, store by store: {@code signalman state export}. */
+    public void export(java.util.function.Consumer<ObjectNode> out) {
+        stores.values().forEach(s -> s.entries(out));
+    }
+
+    /** Stores an exported entry as a new change of its key (a new version); {@code signalman state import}. */
+    public void importLine(StateLine line) {
+        LocalStateStore<?> s = stores.get(line.store());
+        if (s == null) {
+            throw new IllegalArgumentException("no state store \"" + line.store() + "\"; known: " + stores.keySet());
+        }
+        s.importValue(line.id(), line.value());
     }
 
     /** The stores, by name, for {@link StateStores}. */

@@ -202,6 +202,16 @@ final class LocalStateStore<V> implements StateStore<V> {
         return true;
     }
 
+    /** Visits every entry (not the tombstones) as lines. */
+    void entries(Consumer<ObjectNode> out) {
+        map.forEach((k, h) -> out.accept(line(k, h)));
+    }
+
+    /** Puts an imported value (read with the store's own reader, so a bad one is refused). */
+    void importValue(String key, JsonNode value) {
+        put(key, spec.read(value));
+    }
+
     /** Visits every entry and tombstone as snapshot lines. */
     void lines(Consumer<ObjectNode> out) {
         map.forEach((k, h) -> out.accept(line(k, h)));

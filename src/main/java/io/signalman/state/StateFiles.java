@@ -51,12 +51,15 @@ final class StateFiles {
     }
 
     private final Path dir;
+    private final Path logDir;
+    /** The running server's log, or null for an offline tool (export, import) with no writer. */
     private final DecisionLog log;
     private final FsyncPolicy fsync;
     private long generation;
 
-    StateFiles(Path dir, DecisionLog log, FsyncPolicy fsync) {
+    StateFiles(Path dir, Path logDir, DecisionLog log, FsyncPolicy fsync) {
         this.dir = dir;
+        this.logDir = logDir;
         this.log = log;
         this.fsync = fsync;
     }
@@ -131,20 +134,22 @@ final class StateFiles {
         state.barrier().writeLock().lock();
         try {
             covered = state.currentVersion();
-            position = log.appended();
+            position = log == null ? 0 : log.appended();
             gen = ++generation;
             state.journalFile().roll(dir.resolve("journal-" + gen + ".jsonl"));
         } finally {
             state.barrier().writeLock().unlock();
         }
-        log.sync(position);
+        if (log != null) {
+            log.sync(position);
+        }
         Path tmp = dir.resolve("snapshot-" + gen + ".jsonl.tmp");
         try {
             ObjectNode header = Json.object();
             header.put("snapshot", gen);
             header.put("covered", covered);
             header.put("taken_at", Instant.now().toString());
-            coveredLogs(logClosed).forEach(header.putArray("log_files")::add);
+            coveredLogs(logClosed || log == null).forEach(header.putArray("log_files")::add);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
                  OutputStream out = new BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 16)) {
@@ -169,21 +174,24 @@ final class StateFiles {
 
     /** Every decision-log file whose records are all on disk now (the one being written is not). */
     private List<String> coveredLogs(boolean logClosed) throws IOException {
+        if (logClosed) {
+            return logFiles().stream().map(StateFiles::logName).toList();
+        }
         while (true) {
             Path before = log.currentFile();
             List<Path> all = logFiles();
             if (before.equals(log.currentFile())) {
-                return all.stream().filter(f -> logClosed || !f.getFileName().equals(before.getFileName()))
+                return all.stream().filter(f -> !f.getFileName().equals(before.getFileName()))
                         .map(StateFiles::logName).toList();
             }
         }
     }
 
     private List<Path> logFiles() throws IOException {
-        if (!Files.isDirectory(log.directory())) {
+        if (!Files.isDirectory(logDir)) {
             return List.of();
         }
-        try (Stream<Path> s = Files.list(log.directory())) {
+        try (Stream<Path> s = Files.list(logDir)) {
             return s.filter(p -> {
                 String n = p.getFileName().toString();
                 return n.endsWith(".jsonl") || n.endsWith(".jsonl.gz");
