@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import io.signalman.rulelang.Vocabulary;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,12 @@ public interface PackDefinition {
 
     /** The folder under {@code rules/} and the {@code pack} field of decisions. */
     String name();
+
+    /**
+     * What the pack's rules may name: its fact classes and its {@code decide} API. The rule
+     * language (rules/README.md) refuses anything else at check and reload.
+     */
+    Vocabulary vocabulary();
 
     /** Agenda groups in firing order. */
     List<Phase> phases();
