@@ -96,7 +96,7 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
             throw new BundleException(errors);
         }
         // Reference facts are inserted into every session; the rules need none, they see the view.
-        return new ReferenceData(new DispatchReference(agents, config, DispatchRuleIndex.of(files)), List.of());
+        return new ReferenceData(new DispatchReference(agents, config, DispatchRuleIndex.of(files, agents)), List.of());
     }
 
     @Override
@@ -108,6 +108,12 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
     @Override
     public List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
         return reference.as(DispatchReference.class).rules().findings();
+    }
+
+    /** Agents agents.json does not list: legal (the default agent takes the message), but rarely meant. */
+    @Override
+    public List<BundleError> lintWarnings(List<RuleInfo> rules, ReferenceData reference) {
+        return reference.as(DispatchReference.class).rules().warnings();
     }
 
     /** Dispatches one inbound message. Blocking: call it from a worker thread. */

@@ -70,6 +70,11 @@ public interface PackDefinition {
         return List.of();
     }
 
+    /** Pack-specific warnings: reported by check and in the reload report, they do not refuse the bundle. */
+    default List<BundleError> lintWarnings(List<RuleInfo> rules, ReferenceData reference) {
+        return List.of();
+    }
+
     /**
      * Runs once the rules compiled: derives what the pack needs from its rules (an FSM's
      * transition table) and refuses what is wrong with file and line. Returns the reference
