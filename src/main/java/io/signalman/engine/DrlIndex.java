@@ -79,6 +79,7 @@ final class DrlIndex {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
         }
         new RuleLint(pack, index.parsed, index.errors, index.warnings).run();
+        new ConditionLint(pack, index.parsed, index.errors, index.warnings).run();
         return index;
     }
 
