@@ -162,10 +162,40 @@ final class ConsequenceReader {
                 ok &= check(a) != null;
                 args.add(resolve(a));
             }
+            if (ok && api != null) {
+                ok = arguments(m, api.get(name), args);
+            }
             if (ok) {
                 calls.add(new DecideCall(name, args, line(m.getName()), column(m.getName())));
             }
         }
+    }
+
+    /**
+     * The decision's arguments fit what it takes: how many, and text where it takes text and a
+     * number where it takes a number (for literals), said before the Java compiler says it in Java.
+     */
+    private boolean arguments(MethodCallExpr call, java.lang.reflect.Method method, List<Expression> args) {
+        Class<?>[] params = method.getParameterTypes();
+        boolean varargs = method.isVarArgs();
+        if (varargs ? args.size() < params.length - 1 : args.size() != params.length) {
+            refuse(call.getName(), "decide." + Vocabulary.signature(method) + " takes " + (varargs ? "at least "
+                    + (params.length - 1) : String.valueOf(params.length)) + " value(s), not " + args.size());
+            return false;
+        }
+        for (int i = 0; i < args.size(); i++) {
+            Class<?> want = varargs && i >= params.length - 1 ? params[params.length - 1].getComponentType() : params[i];
+            Object literal = Condition.literal(args.get(i));
+            String wanted = Vocabulary.describe(want);
+            String given = literal instanceof String ? "text" : literal instanceof java.math.BigDecimal ? "number"
+                    : literal instanceof Boolean ? "yes/no" : null;
+            if (given != null && !given.equals(wanted) && !(wanted.equals("list") && given.equals("text"))) {
+                refuse(args.get(i), "decide." + Vocabulary.signature(method) + " takes " + wanted + " here, not the "
+                        + given + " " + args.get(i));
+                return false;
+            }
+        }
+        return true;
     }
 
     private Class<?> check(Expression e) {

@@ -148,6 +148,13 @@ class RuleFileTest {
     }
 
     @Test
+    void aDecisionGivenTheWrongKindOfValueSaysWhatItTakes() {
+        Finding f = only(RuleFile.read(rule("    Message()", "    decide.store();\n    decide.priority(3);"), BROKER));
+        assertEquals(14, f.line());
+        assertTrue(f.message().contains("decide.priority(text) takes text here, not the number 3"), f::toString);
+    }
+
+    @Test
     void anUnknownTestIsReportedWithWhatTheFactOffers() {
         Finding f = only(RuleFile.read(rule("    $o : OrgChart( mangerOf(\"x\") != null )", "    decide.store();"), BROKER));
         assertTrue(f.message().contains("OrgChart has no test \"mangerOf\"; did you mean \"managerOf\"?"), f::toString);
