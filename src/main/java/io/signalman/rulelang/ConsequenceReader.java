@@ -163,7 +163,7 @@ final class ConsequenceReader {
                 args.add(resolve(a));
             }
             if (ok && api != null) {
-                ok = arguments(m, api.get(name), args);
+                ok = arguments(m, vocabulary.decisionForms(name), args);
             }
             if (ok) {
                 calls.add(new DecideCall(name, args, line(m.getName()), column(m.getName())));
@@ -175,13 +175,36 @@ final class ConsequenceReader {
      * The decision's arguments fit what it takes: how many, and text where it takes text and a
      * number where it takes a number (for literals), said before the Java compiler says it in Java.
      */
-    private boolean arguments(MethodCallExpr call, java.lang.reflect.Method method, List<Expression> args) {
+    private boolean arguments(MethodCallExpr call, List<java.lang.reflect.Method> forms, List<Expression> args) {
+        List<Finding> first = new ArrayList<>();
+        for (java.lang.reflect.Method form : forms) {
+            List<Finding> problems = new ArrayList<>();
+            fits(call, form, args, problems);
+            if (problems.isEmpty()) {
+                return true;
+            }
+            if (first.isEmpty()) {
+                first = problems;
+            }
+        }
+        if (forms.size() > 1) {
+            findings.add(new Finding(line(call.getName()), column(call.getName()), "decide." + call.getNameAsString()
+                    + " takes " + String.join(" or ", forms.stream().map(Vocabulary::signature).toList())));
+        } else {
+            findings.addAll(first);
+        }
+        return false;
+    }
+
+    /** Whether the arguments fit one form of the decision; what does not is added to {@code problems}. */
+    private void fits(MethodCallExpr call, java.lang.reflect.Method method, List<Expression> args, List<Finding> problems) {
         Class<?>[] params = method.getParameterTypes();
         boolean varargs = method.isVarArgs();
         if (varargs ? args.size() < params.length - 1 : args.size() != params.length) {
-            refuse(call.getName(), "decide." + Vocabulary.signature(method) + " takes " + (varargs ? "at least "
-                    + (params.length - 1) : String.valueOf(params.length)) + " value(s), not " + args.size());
-            return false;
+            problems.add(new Finding(line(call.getName()), column(call.getName()), "decide." + Vocabulary.signature(method)
+                    + " takes " + (varargs ? "at least " + (params.length - 1) : String.valueOf(params.length))
+                    + " value(s), not " + args.size()));
+            return;
         }
         for (int i = 0; i < args.size(); i++) {
             Class<?> want = varargs && i >= params.length - 1 ? params[params.length - 1].getComponentType() : params[i];
@@ -190,12 +213,11 @@ final class ConsequenceReader {
             String given = literal instanceof String ? "text" : literal instanceof java.math.BigDecimal ? "number"
                     : literal instanceof Boolean ? "yes/no" : null;
             if (given != null && !given.equals(wanted) && !(wanted.equals("list") && given.equals("text"))) {
-                refuse(args.get(i), "decide." + Vocabulary.signature(method) + " takes " + wanted + " here, not the "
-                        + given + " " + args.get(i));
-                return false;
+                problems.add(new Finding(line(args.get(i)), column(args.get(i)), "decide." + Vocabulary.signature(method)
+                        + " takes " + wanted + " here, not the " + given + " " + args.get(i)));
+                return;
             }
         }
-        return true;
     }
 
     private Class<?> check(Expression e) {

@@ -146,6 +146,11 @@ public final class Vocabulary {
         };
     }
 
+    /** Every form of one decision method (a decision may take one value or two). */
+    public List<Method> decisionForms(String name) {
+        return published(decideType).stream().filter(m -> m.getName().equals(name)).toList();
+    }
+
     /** The field a getter reads ({@code getTradingAgents} reads {@code tradingAgents}), or null. */
     static String fieldOf(Method m) {
         String n = m.getName();
