@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test check replay fixtures format-check bench bench-reload clean browser workbench-screenshots
+.PHONY: build run test postgres check replay fixtures format-check bench bench-reload bench-state clean browser workbench-screenshots
 
 build: $(JAR)
 
@@ -25,7 +25,7 @@ run: build
 
 ## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP,
 ## the workbench in a headless Chromium).
-test: format-check browser
+test: format-check postgres browser
 	mvn -B -Dstyle.color=never verify
 
 ## The workbench's browser test drives Debian's chromium through chromium-driver: installed here
@@ -33,13 +33,21 @@ test: format-check browser
 browser:
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
 	  echo "installing chromium and chromium-driver (apt) for the workbench's browser test"; \
-	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo -n); \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
 
 ## The README's workbench screenshots, taken by the browser test into docs/workbench/.
 workbench-screenshots: browser
 	$(MVN) test -Dtest=WorkbenchBrowserTest -Dsurefire.failIfNoSpecifiedTests=false -Dworkbench.screenshots=docs/workbench
+
+## PostgreSQL's server binaries, which the cluster-state tests run a throwaway database with: Debian's
+## package, installed only when missing (as root, or through sudo).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "installing Debian's postgresql package for the state tests"; \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo -n); \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq postgresql >/dev/null; }
 
 ## Compile and lint rules/ as the server would load it.
 check: build

@@ -5,6 +5,7 @@ import {el, clear, json} from './dom.js';
 export function runImpact(draftId, app) {
   const since = el('input', {id: 'impact-since', type: 'text', placeholder: 'e.g. 2026-11-20T00:00:00Z (optional)'});
   const until = el('input', {id: 'impact-until', type: 'text', placeholder: 'optional'});
+  const sample = el('input', {id: 'impact-sample', type: 'text', value: '1', size: 4, title: 'the share of logged decisions to replay, e.g. 0.1'});
   const withLog = el('input', {id: 'impact-log', type: 'checkbox', checked: true});
   const go = el('button', {id: 'impact-run', class: 'primary'}, 'Run the impact');
   const bar = el('progress', {id: 'impact-progress', max: 1, value: 0, hidden: true});
@@ -16,11 +17,12 @@ export function runImpact(draftId, app) {
     bar.hidden = false;
     try {
       let job = await call('POST', 'drafts/' + draftId + '/impact', {decision_log: withLog.checked,
-        since: since.value.trim() || null, until: until.value.trim() || null});
+        since: since.value.trim() || null, until: until.value.trim() || null, sample: Number(sample.value) || 1});
       while (job.state === 'running') {
         bar.max = Math.max(1, job.total);
         bar.value = job.done;
-        phase.textContent = job.phase + ': ' + job.done + ' / ' + job.total + ' replays';
+        phase.textContent = job.phase + ': ' + (job.total ? Math.round(100 * job.done / job.total) : 0) + '% read, ' +
+          job.records + ' decisions';
         await new Promise(r => setTimeout(r, 250));
         job = await get('impact/' + encodeURIComponent(job.id));
       }
@@ -41,19 +43,20 @@ export function runImpact(draftId, app) {
     el('p', {class: 'muted'}, 'Replays the draft against the live rules over the golden history and, if ticked, over the ',
       'decision log (a window of it, when times are given). Every decision that would change is listed, grouped by old rule → new rule.'),
     el('div', {class: 'form'}, el('label', {}, withLog, ' include the decision log'),
-      el('label', {}, 'since ', since), el('label', {}, 'until ', until), go),
+      el('label', {}, 'since ', since), el('label', {}, 'until ', until), el('label', {}, 'sample ', sample), go),
     el('div', {}, bar, ' ', phase), out);
 }
 
 function window_(l) {
-  return l.since || l.until ? ' (' + (l.since || '…') + ' to ' + (l.until || 'now') + ')' : '';
+  const when = l.since || l.until ? ' (' + (l.since || '…') + ' to ' + (l.until || 'now') + ')' : '';
+  return when + (l.sample < 1 ? ', a ' + l.sample + ' sample' : '');
 }
 
 function report(title, r, draftId, app) {
   const changed = r.changed;
   const box = el('div', {class: 'report'}, el('h3', {}, title),
     el('p', {class: changed ? 'warn' : 'ok'}, r.records + ' decisions replayed: ' + r.unchanged + ' unchanged, ' + changed + ' changed, ' +
-      r.invariant_violations.length + ' invariant violation(s).'));
+      r.invariant_violation_count + ' invariant violation(s).'));
   for (const g of r.changes) {
     box.append(el('div', {class: 'group'},
       el('h4', {}, el('span', {class: 'rule-name'}, g.from_rule), ' → ', el('span', {class: 'rule-name'}, g.to_rule), ' ',

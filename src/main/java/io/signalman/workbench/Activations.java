@@ -7,9 +7,11 @@ import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
+import io.signalman.replay.Accept;
 import io.signalman.replay.Archive;
 import io.signalman.replay.ReplayReport;
 import io.signalman.replay.Replayer;
+import io.signalman.replay.Selection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -62,12 +64,11 @@ final class Activations {
         }
         BundleFiles before = read(rules);
         String oldRevision = engine.current().map(RuleBundle::revision).orElse(before.revision());
-        Replayer replayer = new Replayer(check.bundle(), null, null);
-        ReplayReport golden = replayGolden(replayer);
-        if (!golden.changes().isEmpty() && !acceptGolden) {
+        ReplayReport golden = replayGolden(check.bundle());
+        if (golden.changed() > 0 && !acceptGolden) {
             ObjectNode d = Json.object();
             d.set("golden_history", golden.toJson());
-            throw new WorkbenchException(409, "golden_history_changes", golden.changes().size() + " recorded decision(s) of the "
+            throw new WorkbenchException(409, "golden_history_changes", golden.changed() + " recorded decision(s) of the "
                     + "golden history would change; accept them explicitly (with your note) if they are intended", d);
         }
         log.snapshot(before);
@@ -75,8 +76,8 @@ final class Activations {
         ArrayNode diff = Json.array();
         RuleBundle loaded;
         try {
-            if (!golden.changes().isEmpty()) {
-                writeAccepted(replayer, undo);
+            if (golden.changed() > 0) {
+                writeAccepted(check.bundle(), undo);
             }
             writeRules(before, candidate, undo, diff);
             loaded = engine.load();
@@ -103,24 +104,25 @@ final class Activations {
         return log.append(rec);
     }
 
-    private ReplayReport replayGolden(Replayer replayer) {
+    private ReplayReport replayGolden(RuleBundle candidate) {
         try {
-            return replayer.replay(Archive.read(List.of(fixtures)));
+            return new Replayer(candidate, null, null).replay(Archive.read(List.of(fixtures)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the golden history", e);
         }
     }
 
-    /** The archive files with the candidate's decisions, as {@code signalman replay --accept} writes them. */
-    private static void writeAccepted(Replayer replayer, Map<Path, byte[]> undo) throws IOException {
-        for (Map.Entry<Path, List<String>> file : replayer.acceptedLines().entrySet()) {
-            byte[] now = (String.join("\n", file.getValue()) + "\n").getBytes(StandardCharsets.UTF_8);
-            byte[] old = Files.readAllBytes(file.getKey());
-            if (!java.util.Arrays.equals(old, now)) {
-                undo.put(file.getKey(), old);
-                AtomicFiles.write(file.getKey(), now);
-            }
+    /**
+     * The golden history with the candidate's decisions, rewritten by {@link Accept} exactly as
+     * {@code signalman replay --accept} does; every fixture file is kept first, to be put back if
+     * the gate then refuses.
+     */
+    private void writeAccepted(RuleBundle candidate, Map<Path, byte[]> undo) throws IOException {
+        Archive archive = Archive.read(List.of(fixtures));
+        for (Archive.ArchiveFile f : archive.files()) {
+            undo.putIfAbsent(f.path(), Files.readAllBytes(f.path()));
         }
+        Accept.rewrite(candidate, archive, Selection.ALL);
     }
 
     private void writeRules(BundleFiles before, BundleFiles after, Map<Path, byte[]> undo, ArrayNode diff) throws IOException {
@@ -165,10 +167,10 @@ final class Activations {
         ObjectNode n = Json.object();
         n.put("golden_records", golden.records());
         n.put("golden_unchanged", golden.unchanged());
-        n.put("golden_changes_accepted", golden.changes().size());
+        n.put("golden_changes_accepted", golden.changed());
         ArrayNode groups = n.putArray("changes");
         golden.groups().forEach(g -> groups.addObject().put("from_rule", g.from()).put("to_rule", g.to()).put("count", g.count()));
-        n.put("invariant_violations", golden.violations().size());
+        n.put("invariant_violations", golden.violationCount());
         return n;
     }
 

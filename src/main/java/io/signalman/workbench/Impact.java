@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
+import io.signalman.replay.ReplayListener;
 import io.signalman.replay.ReplayReport;
+import io.signalman.replay.ReplayRequest;
 import io.signalman.replay.Replayer;
+import io.signalman.replay.Selection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,8 +35,9 @@ final class Impact implements AutoCloseable {
     static final class Job {
         final String id;
         final AtomicReference<String> phase = new AtomicReference<>("queued");
-        final AtomicInteger done = new AtomicInteger();
-        final AtomicInteger total = new AtomicInteger();
+        final java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong total = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong records = new java.util.concurrent.atomic.AtomicLong();
         final AtomicReference<ObjectNode> result = new AtomicReference<>();
         final AtomicReference<String> error = new AtomicReference<>();
 
@@ -49,6 +52,7 @@ final class Impact implements AutoCloseable {
             n.put("phase", phase.get());
             n.put("done", done.get());
             n.put("total", total.get());
+            n.put("records", records.get());
             n.put("error", error.get());
             n.set("report", result.get());
             return n;
@@ -70,8 +74,8 @@ final class Impact implements AutoCloseable {
         this.decisions = decisions;
     }
 
-    /** Queues an impact of {@code draft} over the golden history and, when {@code withLog}, the log's window. */
-    Job start(String draftId, RuleBundle live, RuleBundle draft, boolean withLog, Instant since, Instant until) {
+    /** Queues an impact of {@code draft} over the golden history and, when {@code withLog}, the log's selection. */
+    Job start(String draftId, RuleBundle live, RuleBundle draft, boolean withLog, Selection window) {
         Job job = new Job(draftId + "-" + sequence.incrementAndGet());
         jobs.put(job.id, job);
         if (jobs.size() > KEPT) {
@@ -82,13 +86,14 @@ final class Impact implements AutoCloseable {
                 ObjectNode out = Json.object();
                 out.put("live_revision", live.revision());
                 out.put("draft_revision", draft.revision());
-                out.set("golden_history", run(job, "golden history", live, draft, Archive.read(List.of(coverage.fixtures()))));
+                out.set("golden_history", run(job, "golden history", live, draft, Archive.read(List.of(coverage.fixtures())),
+                        Selection.ALL));
                 if (withLog) {
-                    Archive log = Files.isDirectory(decisions) ? Archive.read(List.of(decisions)).between(since, until)
-                            : new Archive(List.of());
-                    ObjectNode l = run(job, "decision log", live, draft, log);
-                    l.put("since", since == null ? null : since.toString());
-                    l.put("until", until == null ? null : until.toString());
+                    Archive log = Files.isDirectory(decisions) ? Archive.read(List.of(decisions)) : new Archive(List.of());
+                    ObjectNode l = run(job, "decision log", live, draft, log, window);
+                    l.put("since", window.since() == null ? null : window.since().toString());
+                    l.put("until", window.until() == null ? null : window.until().toString());
+                    l.put("sample", window.sample());
                     out.set("decision_log", l);
                 }
                 job.phase.set("done");
@@ -111,19 +116,35 @@ final class Impact implements AutoCloseable {
     /**
      * The draft against the live rules (every changed decision, grouped old rule -> new rule,
      * invariant violations shrunk), then the live rules alone for what they fire, so that the
-     * rules the draft would stop firing can be named. Progress counts both passes.
+     * rules the draft would stop firing can be named. Progress counts the archive's bytes read, over
+     * both passes; the replay streams (memory bounded whatever the log's size) on half the cores,
+     * leaving the rest to the server.
      */
-    private static ObjectNode run(Job job, String phase, RuleBundle live, RuleBundle draft, Archive archive) {
-        int n = archive.records();
+    private static ObjectNode run(Job job, String phase, RuleBundle live, RuleBundle draft, Archive archive, Selection selection) {
         job.phase.set(phase);
         job.done.set(0);
-        job.total.set(2 * n);
-        ReplayReport diff = new Replayer(draft, live, null).onProgress(job.done::set).replay(archive);
-        ReplayReport liveAlone = new Replayer(live, null, null).onProgress(i -> job.done.set(n + i)).replay(archive);
+        job.total.set(0);
+        job.records.set(0);
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        ReplayReport diff = Replayer.run(ReplayRequest.of(draft, archive).withBaseline(live).withSelection(selection)
+                .withThreads(threads).withListener(listener(job, 0)));
+        ReplayReport liveAlone = Replayer.run(ReplayRequest.of(live, archive).withSelection(selection).withThreads(threads)
+                .withListener(listener(job, 1)));
         ObjectNode out = diff.toJson();
         ObjectNode stops = out.putObject("stops_firing");
         Coverage.stopsFiring(live, draft, liveAlone, diff).forEach((pack, rules) -> rules.forEach(stops.withArray(pack)::add));
         return out;
+    }
+
+    /** Pass {@code pass} of two: its bytes count in the second half of the bar. */
+    private static ReplayListener listener(Job job, int pass) {
+        return (records, bytesRead, totalBytes) -> {
+            job.total.set(2 * totalBytes);
+            job.done.set(pass * totalBytes + bytesRead);
+            if (pass == 0) {
+                job.records.set(records);
+            }
+        };
     }
 
     @Override
@@ -131,14 +152,17 @@ final class Impact implements AutoCloseable {
         runner.shutdownNow();
     }
 
-    static Instant instant(String s, String field) {
-        if (s == null || s.isBlank()) {
-            return null;
-        }
+    /** The decision log's window and sample, read as {@code replay --since/--until/--sample} reads them. */
+    static Selection selection(String since, String until, double sample) {
         try {
-            return Instant.parse(s.strip());
-        } catch (java.time.format.DateTimeParseException e) {
-            throw new WorkbenchException(400, "invalid_input", field + " must be an ISO-8601 instant such as 2026-11-23T09:00:00Z");
+            return new Selection(blank(since) ? null : Selection.instant("since", since.strip()),
+                    blank(until) ? null : Selection.instant("until", until.strip()), java.util.Set.of(), sample);
+        } catch (IllegalArgumentException e) {
+            throw new WorkbenchException(400, "invalid_input", e.getMessage());
         }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
     }
 }

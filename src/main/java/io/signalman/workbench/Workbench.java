@@ -202,7 +202,7 @@ public final class Workbench {
         String id = ctx.pathParam("id");
         RuleBundle draft = compiled(id);
         Impact.Job job = impact.start(id, engine.bundle(), draft, req.path("decision_log").asBoolean(true),
-                Impact.instant(req.path("since").asText(null), "since"), Impact.instant(req.path("until").asText(null), "until"));
+                Impact.selection(req.path("since").asText(null), req.path("until").asText(null), req.path("sample").asDouble(1.0)));
         return job.toJson();
     }
 
