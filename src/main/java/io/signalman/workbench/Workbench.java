@@ -209,6 +209,13 @@ public final class Workbench {
     private ObjectNode activate(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
         String id = ctx.pathParam("id");
+        // A draft holds every file: activating one made before another change would undo that change.
+        String base = drafts.meta(id).path("base_revision").asText();
+        String now = BundleFiles.read(engine.rulesDir()).revision();
+        if (!base.equals(now)) {
+            throw new WorkbenchException(409, "draft_out_of_date", "the rules changed since this draft was made (from " + base
+                    + ", the rules folder is now " + now + "): make a new draft and bring the edit over, so that no change is undone");
+        }
         return activations.activate(drafts.files(id), "activate", "draft " + id, options.adminTokenName(),
                 req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false));
     }
