@@ -19,7 +19,9 @@ public final class Main {
                        [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
               check    [rules-dir]
-              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
+              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
+                       [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
+                       [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
               explain  <pack> <input.json> [--rules DIR] [--json]
               state    export [--data data | --state-jdbc URL] > states.jsonl
               state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)

@@ -150,6 +150,9 @@ public final class Cluster {
         answers.getEvictionConfig().setEvictionPolicy(EvictionPolicy.LRU).setMaxSizePolicy(MaxSizePolicy.USED_HEAP_SIZE)
                 .setSize(ANSWERS_MAX_MB);
         config.addMapConfig(answers);
+        // Jet runs `replay --members` jobs (io.signalman.replay.cluster); a job carries its rules
+        // folders as resources, hence uploads: keep the cluster interface private.
+        config.getJetConfig().setEnabled(true).setResourceUploadEnabled(true);
         return config;
     }
 

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * It only enqueues; when the queue is full it waits for the writer, which slows deciding down
  * rather than losing a record. The writer drains the queue in batches, writes each batch with one
  * system call, and forces it to disk according to the {@link FsyncPolicy}. {@link #close} writes
- * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES}.
+ * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES} and then
+ * compressed in the background ({@link RollCompressor}).
  */
 public final class DecisionLog implements AutoCloseable {
 
@@ -52,6 +53,7 @@ public final class DecisionLog implements AutoCloseable {
     private final Thread writer;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
+    private final RollCompressor compressor = new RollCompressor();
     private final Object forcedLock = new Object();
     /** Records queued so far (guarded by the queue's monitor) and records written and forced. */
     private long appended;
@@ -183,6 +185,7 @@ public final class DecisionLog implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        compressor.close();
     }
 
     private static byte[] line(DecisionRecord record) {
@@ -255,6 +258,7 @@ public final class DecisionLog implements AutoCloseable {
             if (currentBytes >= ROLL_BYTES) {
                 channel.force(true);
                 channel.close();
+                compressor.submit(current);
                 roll();
             }
         } catch (IOException e) {
