@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test postgres check replay fixtures format-check bench bench-reload bench-state clean
+.PHONY: build run test postgres check replay fixtures format-check bench bench-reload bench-state bench-replay clean
 
 build: $(JAR)
 
@@ -71,7 +71,8 @@ clean:
 
 ## Performance (SPEC 10): JMH over every pack's decide with the hand-written if-chain as the floor,
 ## a 10-million-decision heap soak, an HTTP load on 127.0.0.1 with the decision log on, and a
-## 1,000-rule reload. Results: target/bench/*.json and a table at the end. About 11 minutes.
+## 1,000-rule reload, and a replay of a generated 5-million-record archive (plain and gzip, against a
+## python3 parse of the same lines). Results: target/bench/*.json and a table at the end.
 BENCH_CP = target/test-classes:target/classes:$$(cat target/test-classpath.txt)
 # The test classpath carries the tests' logging (a DEBUG line per decision); benchmarks log as production does.
 BENCH_JAVA = java -Dorg.slf4j.simpleLogger.log.io.signalman.decisions=info -Dorg.slf4j.simpleLogger.log.io.signalman.requests=info
@@ -82,6 +83,15 @@ bench:
 	$(BENCH_JAVA) -Xmx512m -cp $(BENCH_CP) io.signalman.bench.HeapSoak 10000000
 	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.HttpLoad
 	$(BENCH_JAVA) -Xms1g -cp $(BENCH_CP) io.signalman.bench.ReloadBench
+	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.ReplayBench
+	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
+
+## The replay benchmark alone (RECORDS=5000000 by default; a few minutes): target/bench/replay.json.
+RECORDS ?= 5000000
+bench-replay:
+	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	mkdir -p target/bench
+	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.ReplayBench $(RECORDS)
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
 
 ## The reload benchmark alone (a few minutes): target/bench/reload.json and its lines of the table.

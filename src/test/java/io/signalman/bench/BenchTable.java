@@ -93,6 +93,23 @@ public final class BenchTable {
                     + " engine, cold JIT, every unit built; units: compile units rebuilt per reload; target under 2 s)%n",
                     reload.path("whole_file").path("warm_up_reloads").asInt()));
         }
+        JsonNode replay = read(dir.resolve("replay.json"));
+        if (replay != null) {
+            summary.set("replay", replay);
+            t.append(String.format(Locale.ROOT, "%-40s %10s %8s %8s %12s%n", "replay of " + String.format(Locale.ROOT, "%,d",
+                    replay.get("records").asLong()) + " records", "records/s", "wall s", "heap MB", "vs parse"));
+            for (String kind : new String[] {"plain", "gzip"}) {
+                JsonNode r = replay.get(kind);
+                t.append(String.format(Locale.ROOT, "  %-38s %10.0f %8.1f %8d %12s%n", kind.equals("plain") ? "*.jsonl"
+                        : "*.jsonl.gz (ratio " + String.format(Locale.ROOT, "%.1f", replay.get("compression_ratio").asDouble()) + "x)",
+                        r.get("records_per_s").asDouble(), r.get("wall_seconds").asDouble(), r.get("heap_after_gc_max_mb").asLong(),
+                        kind.equals("plain") && replay.has("replay_vs_parse")
+                                ? String.format(Locale.ROOT, "%.2fx", replay.get("replay_vs_parse").asDouble()) : ""));
+            }
+            t.append(String.format(Locale.ROOT, "  (bin/signalman replay in its own JVM, -Xmx512m, wall clock with start-up; heap: the"
+                    + " most left after a GC; vs parse: python3 json.loads per line on one core, %.0f lines/s; targets 150,000"
+                    + " records/s and 0.5x)%n", replay.path("python_parse_lines_per_s").asDouble()));
+        }
         Files.writeString(dir.resolve("summary.json"), Json.write(summary) + "\n");
         System.out.println(t);
     }
