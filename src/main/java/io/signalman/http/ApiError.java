@@ -8,6 +8,8 @@ import io.signalman.handoff.ConversationRefused;
 import io.signalman.engine.RunawayRulesException;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
+import io.signalman.state.Expired;
+import io.signalman.state.StateFull;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +72,15 @@ public record ApiError(int status, String code, String message, ObjectNode detai
                 case FORBIDDEN -> 403;
             };
             return of(status, r.code(), r.getMessage());
+        }
+        if (e instanceof Expired x) {
+            ObjectNode details = Json.object();
+            details.put("id", x.id());
+            details.put("expired_at", x.at().toString());
+            return new ApiError(410, "expired", x.getMessage(), details);
+        }
+        if (e instanceof StateFull) {
+            return of(507, "state_full", e.getMessage());
         }
         if (e instanceof ConversationRefused cr) {
             return conversation(cr);
