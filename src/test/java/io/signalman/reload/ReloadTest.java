@@ -84,6 +84,28 @@ class ReloadTest {
     }
 
     @Test
+    void aRuleThatRunsCodeIsRefusedAtItsLineAndNeverRuns() throws Exception {
+        // Given a consequence that reads /etc/hostname and prints it
+        String before = revision();
+        Path drl = rules.resolve("broker/routing.drl");
+        TestBundles.edit(drl, TOOL + ".priority(\"low\");", TOOL + ".priority(\"low\");\n    System.out.println(java.nio.file.Files.readString("
+                + "java.nio.file.Path.of(\"/etc/hostname\")));");
+        int line = java.nio.file.Files.readAllLines(drl).indexOf(
+                "    System.out.println(java.nio.file.Files.readString(java.nio.file.Path.of(\"/etc/hostname\")));") + 1;
+
+        // When the server is asked to reload
+        HttpResponse<String> res = reload(TOKEN);
+
+        // Then it is refused at that line, and the old rules keep serving
+        assertEquals(422, res.statusCode(), res.body());
+        JsonNode error = Json.parse(res.body()).get("details").get("errors").get(0);
+        assertEquals("broker/routing.drl", error.get("file").asText());
+        assertEquals(line, error.get("line").asInt(), res.body());
+        assertTrue(error.get("message").asText().contains("reaches outside the rule"), res.body());
+        assertEquals(before, revision());
+    }
+
+    @Test
     void aChangedDecisionThatWasNotAcceptedIsRefusedNamingTheRecordsItChanges() throws Exception {
         String before = revision();
         TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
