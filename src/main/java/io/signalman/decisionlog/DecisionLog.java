@@ -8,12 +8,13 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,13 +30,24 @@ import org.slf4j.LoggerFactory;
  * rather than losing a record. The writer drains the queue in batches, writes each batch with one
  * system call, and forces it to disk according to the {@link FsyncPolicy}. {@link #close} writes
  * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES}.
+ *
+ * <p>What an append promises (the caller answers its client only after it returns): under
+ * {@link FsyncPolicy#ALWAYS} the record is written and forced to disk; under the other policies
+ * it is queued in memory, while the log is writing. When the disk refuses a write (full, failing)
+ * the log is <em>unavailable</em>: {@link #append} throws {@link DecisionLogUnavailable}, so no
+ * decision is acknowledged that cannot be logged; the writer cuts the file back to its last whole
+ * record (a partial write never leaves a broken line in the middle of a file), keeps every record
+ * it had, and retries with a growing pause (up to {@link #RETRY_MAX_MILLIS}) until the disk takes
+ * the write; then the log is available again by itself.
+ *
+ * <p>NOTE(size): over the ~200-line guide: queueing, the batch writer and its outage handling
+ * share the file's state (the channel, its length in whole records), and one thread owns it.
  */
 public final class DecisionLog implements AutoCloseable {
 
     public static final long ROLL_BYTES = 64L * 1024 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
-    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-    private static final byte[] POISON = new byte[0];
+    private static final Pending POISON = new Pending(new byte[0], null);
     private static final int MAX_BATCH = 4096;
     /**
      * NOTE(perf): after a batch that did not fill, the writer sleeps this long before draining
@@ -45,24 +57,51 @@ public final class DecisionLog implements AutoCloseable {
      * A record reaches the file at most this much later; responses never wait for the file.
      */
     static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The pause between two attempts to write through an outage grows from 10 ms to this. */
+    static final long RETRY_MAX_MILLIS = 1000;
+    /** After {@link #close}, how long the writer keeps retrying an outage before it gives up. */
+    static final long CLOSE_RETRY_MILLIS = 20_000;
+    /** How long a deciding thread waits for its record to be forced under {@link FsyncPolicy#ALWAYS}. */
+    private static final long ACK_WAIT_SECONDS = 60;
+
+    /** A queued record, and under {@link FsyncPolicy#ALWAYS} the future its decider waits on. */
+    private record Pending(byte[] line, CompletableFuture<Void> done) {
+    }
 
     private final Path dir;
     private final FsyncPolicy fsync;
-    private final BlockingQueue<byte[]> queue;
+    private final Disk disk;
+    private final BlockingQueue<Pending> queue;
     private final Thread writer;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
+    private final AtomicLong outages = new AtomicLong();
     private volatile boolean closed;
-    private volatile IOException failure;
+    /** When {@link #close} was called ({@link System#nanoTime}): an outage is retried until this plus CLOSE_RETRY_MILLIS. */
+    private volatile long closedAt;
+    /** Non-null while the disk refuses writes: the error it gave. */
+    private volatile IOException outage;
     private FileChannel channel;
     private Path current;
+    /** The file's length in whole records: where a partial write is cut back to. */
     private long currentBytes;
+    /** A write failed: the file may hold part of a batch past {@link #currentBytes}. */
+    private boolean dirty;
+    /** Bytes written since the last force. */
+    private boolean unforced;
+    private final java.time.Instant started = java.time.Instant.now();
     private int sequence;
     private long lastForce;
 
     public DecisionLog(Path dir, FsyncPolicy fsync, int capacity) {
+        this(dir, fsync, capacity, Disk.REAL);
+    }
+
+    /** With {@code disk} standing in for the real one (tests make it refuse writes). */
+    public DecisionLog(Path dir, FsyncPolicy fsync, int capacity, Disk disk) {
         this.dir = dir;
         this.fsync = fsync;
+        this.disk = disk;
         this.queue = new ArrayBlockingQueue<>(capacity);
         try {
             Files.createDirectories(dir);
@@ -75,23 +114,93 @@ public final class DecisionLog implements AutoCloseable {
         writer.start();
     }
 
-    /** Queues one record; waits only if the writer is a full queue behind. Not for the event loop. */
+    /**
+     * Queues one record and returns once it is acknowledged (see the class comment): queued, or
+     * under {@link FsyncPolicy#ALWAYS} written and forced. Not for the event loop.
+     *
+     * @throws DecisionLogUnavailable while the disk refuses writes (nothing is queued then), or
+     *                                when the write of this record failed under ALWAYS (it stays
+     *                                queued and is written when the disk takes writes again)
+     */
     public void append(DecisionRecord record) {
+        CompletableFuture<Void> done = enqueue(record);
+        if (done != null) {
+            await(List.of(done));
+        }
+    }
+
+    /**
+     * Queues several records, in order, and returns once all are acknowledged: one wait for the
+     * disk under {@link FsyncPolicy#ALWAYS}, however many records (a batch request).
+     */
+    public void appendAll(List<DecisionRecord> records) {
+        List<CompletableFuture<Void>> all = new ArrayList<>(records.size());
+        for (DecisionRecord r : records) {
+            CompletableFuture<Void> done = enqueue(r);
+            if (done != null) {
+                all.add(done);
+            }
+        }
+        await(all);
+    }
+
+    /** Refuses at once while the disk refuses writes, so nothing is decided that cannot be logged. */
+    public void ensureAvailable() {
+        IOException e = outage;
+        if (e != null) {
+            throw unavailable(e);
+        }
+    }
+
+    /** False while the disk refuses writes (reported by {@code /ready}). */
+    public boolean available() {
+        return outage == null;
+    }
+
+    private CompletableFuture<Void> enqueue(DecisionRecord record) {
         if (closed) {
             throw new IllegalStateException("the decision log is closed");
         }
+        ensureAvailable();
         byte[] line = line(record);
+        CompletableFuture<Void> done = fsync == FsyncPolicy.ALWAYS ? new CompletableFuture<>() : null;
         try {
-            queue.put(line);
+            queue.put(new Pending(line, done));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while queueing a decision record", e);
         }
+        return done;
+    }
+
+    private static void await(List<CompletableFuture<Void>> all) {
+        try {
+            for (CompletableFuture<Void> f : all) {
+                f.get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new DecisionLogUnavailable("the decision log did not write within " + ACK_WAIT_SECONDS + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the decision log", e);
+        }
+    }
+
+    private static DecisionLogUnavailable unavailable(IOException e) {
+        return new DecisionLogUnavailable("the decision log cannot write (" + e.getMessage()
+                + "); nothing was decided; retry after the Retry-After delay");
     }
 
     /** Records written to the file so far (not counting those still queued). */
     public long written() {
         return written.get();
+    }
+
+    /** Times the disk started refusing writes since the log opened. */
+    public long outages() {
+        return outages.get();
     }
 
     public Path currentFile() {
@@ -102,9 +211,9 @@ public final class DecisionLog implements AutoCloseable {
         return dir;
     }
 
-    /** The last write error, if the disk refused a write (reported by /ready and the logs). */
+    /** The error the disk gives while it refuses writes, or null while the log writes. */
     public IOException failure() {
-        return failure;
+        return outage;
     }
 
     /** Writes everything queued, forces it to disk and closes the file. */
@@ -113,6 +222,7 @@ public final class DecisionLog implements AutoCloseable {
         if (closed) {
             return;
         }
+        closedAt = System.nanoTime();
         closed = true;
         try {
             queue.put(POISON);
@@ -133,21 +243,20 @@ public final class DecisionLog implements AutoCloseable {
     }
 
     private void run() {
-        List<byte[]> batch = new ArrayList<>(1024);
+        List<Pending> batch = new ArrayList<>(1024);
         boolean stop = false;
         try {
             while (!stop) {
-                byte[] first = queue.poll(1, TimeUnit.SECONDS);
+                Pending first = queue.poll(1, TimeUnit.SECONDS);
                 if (first == null) {
-                    forceIfDue(false);
+                    writeThrough(List.of(), false);
                     continue;
                 }
                 batch.clear();
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH);
                 stop = batch.remove(POISON);
-                write(batch);
-                forceIfDue(stop);
+                writeThrough(batch, stop);
                 if (!stop && batch.size() < MAX_BATCH) {
                     // Not waiting on the queue while records arrive: see LINGER_NANOS.
                     LockSupport.parkNanos(LINGER_NANOS);
@@ -157,48 +266,110 @@ public final class DecisionLog implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             try {
-                List<byte[]> rest = new ArrayList<>();
+                List<Pending> rest = new ArrayList<>();
                 queue.drainTo(rest);
                 rest.remove(POISON);
-                write(rest);
-                channel.force(true);
+                writeThrough(rest, true);
                 channel.close();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 LOG.error("decision log could not be closed cleanly: {}", e.toString());
             }
             stopped.countDown();
         }
     }
 
-    private void write(List<byte[]> batch) {
+    /**
+     * Writes a batch in order and forces it when due, retrying through an outage until the disk
+     * takes it. A batch is written once: a force that fails after a good write retries the force.
+     * After {@link #close}, gives up after {@link #CLOSE_RETRY_MILLIS}, saying what it lost.
+     */
+    private void writeThrough(List<Pending> batch, boolean force) {
+        boolean inFile = false;
+        long pause = 10;
+        while (true) {
+            try {
+                if (!inFile) {
+                    write(batch);
+                    inFile = true;
+                }
+                forceIfDue(force);
+                if (outage != null) {
+                    LOG.warn("decision log writes again to {} after the outage ({} records held were written)", current, batch.size());
+                    outage = null;
+                }
+                batch.forEach(p -> complete(p, null));
+                return;
+            } catch (IOException e) {
+                if (outage == null) {
+                    outages.incrementAndGet();
+                    LOG.error("decision log cannot write to {}: {}; refusing decisions (503 decision_log_unavailable) and "
+                            + "retrying; {} records held", current, e.toString(), batch.size() + queue.size());
+                    outage = e;
+                    // Deciders waiting under ALWAYS are answered now; their records stay held and are retried.
+                    DecisionLogUnavailable refused = unavailable(e);
+                    batch.forEach(p -> complete(p, refused));
+                    queue.forEach(p -> complete(p, refused));
+                }
+                if (closed && System.nanoTime() - closedAt > TimeUnit.MILLISECONDS.toNanos(CLOSE_RETRY_MILLIS)) {
+                    LOG.error("decision log gives up at shutdown: {} records could not be written ({})",
+                            inFile ? 0 : batch.size() + queue.size(), e.toString());
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
+                pause = Math.min(pause * 2, RETRY_MAX_MILLIS);
+            }
+        }
+    }
+
+    private static void complete(Pending p, RuntimeException error) {
+        if (p.done() != null) {
+            if (error == null) {
+                p.done().complete(null);
+            } else {
+                p.done().completeExceptionally(error);
+            }
+        }
+    }
+
+    /** One attempt at a batch: cut back any partial write of the last attempt, roll when due, write. */
+    private void write(List<Pending> batch) throws IOException {
+        if (dirty) {
+            channel.truncate(currentBytes);
+            dirty = false;
+        }
+        if (currentBytes >= ROLL_BYTES || channel == null) {
+            if (channel != null) {
+                channel.force(true);
+                channel.close();
+                channel = null;
+            }
+            roll();
+        }
         if (batch.isEmpty()) {
             return;
         }
         int size = 0;
-        for (byte[] b : batch) {
-            size += b.length;
+        for (Pending p : batch) {
+            size += p.line().length;
         }
         ByteBuffer buf = ByteBuffer.allocate(size);
-        batch.forEach(buf::put);
+        batch.forEach(p -> buf.put(p.line()));
         buf.flip();
         try {
-            while (buf.hasRemaining()) {
-                channel.write(buf);
-            }
-            currentBytes += size;
-            written.addAndGet(batch.size());
-            if (currentBytes >= ROLL_BYTES) {
-                channel.force(true);
-                channel.close();
-                roll();
-            }
+            disk.write(channel, buf);
         } catch (IOException e) {
-            failure = e;
-            LOG.error("decision log write failed ({} records): {}", batch.size(), e.toString());
+            dirty = true;
+            throw e;
         }
+        currentBytes += size;
+        unforced = true;
+        written.addAndGet(batch.size());
     }
 
-    private void forceIfDue(boolean always) {
+    private void forceIfDue(boolean always) throws IOException {
+        if (!unforced) {
+            return;
+        }
         long now = System.nanoTime();
         boolean due = switch (fsync) {
             case ALWAYS -> true;
@@ -206,20 +377,15 @@ public final class DecisionLog implements AutoCloseable {
             case NEVER -> false;
         };
         if (due || always) {
-            try {
-                channel.force(false);
-                lastForce = now;
-            } catch (IOException e) {
-                failure = e;
-                LOG.error("decision log fsync failed: {}", e.toString());
-            }
+            channel.force(false);
+            lastForce = now;
+            unforced = false;
         }
     }
 
     private void roll() throws IOException {
         sequence++;
-        current = dir.resolve("decisions-" + FILE_TIME.format(java.time.Instant.now()) + "-" + ProcessHandle.current().pid()
-                + "-" + sequence + ".jsonl");
+        current = dir.resolve(LogFiles.name(started, ProcessHandle.current().pid(), sequence));
         channel = FileChannel.open(current, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         currentBytes = Files.size(current);
     }

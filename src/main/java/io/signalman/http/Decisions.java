@@ -58,6 +58,11 @@ public final class Decisions {
         return stores;
     }
 
+    /** The decision log every decision is committed to. */
+    public DecisionLog log() {
+        return log;
+    }
+
     public Engine engine() {
         return engine;
     }
@@ -70,7 +75,8 @@ public final class Decisions {
     /** Decides one request body. Runs on a worker thread. */
     public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain) throws InputException {
         I input = pack.parseInput(Json.parse(body));
-        return Json.bytes(decideParsed(pack, endpoint, engine.bundle(), input, explain));
+        log.ensureAvailable();
+        return Json.bytes(commit(pack, endpoint, input, pack.decide(engine.bundle(), input, explain)));
     }
 
     /**
@@ -89,10 +95,24 @@ public final class Decisions {
                 throw e.within("[" + i + "]");
             }
         }
+        log.ensureAvailable();
         RuleBundle bundle = engine.bundle();
-        ArrayNode out = Json.array();
+        List<Decision<D>> made = new ArrayList<>(inputs.size());
+        List<DecisionRecord> records = new ArrayList<>(inputs.size());
+        List<ObjectNode> outcomes = new ArrayList<>(inputs.size());
         for (I input : inputs) {
-            out.add(decideParsed(pack, endpoint, bundle, input, explain));
+            Decision<D> d = pack.decide(bundle, input, explain);
+            ObjectNode outcome = pack.outcomeJson(d.outcome());
+            made.add(d);
+            outcomes.add(outcome);
+            records.add(record(pack, endpoint, input, d, outcome));
+        }
+        // In decision order, acknowledged together: one wait for the disk under --fsync always.
+        log.appendAll(records);
+        ArrayNode out = Json.array();
+        for (int i = 0; i < made.size(); i++) {
+            logged(made.get(i), endpoint);
+            out.add(made.get(i).toJson(outcomes.get(i)));
         }
         return Json.bytes(out);
     }
@@ -102,24 +122,34 @@ public final class Decisions {
      * only a decision whose state change won is committed. Runs on a worker thread.
      */
     public <I, D> Decision<D> evaluate(DecisionPack<I, D> pack, I input, boolean explain) {
+        // Refused before any state moves while the log cannot write (503 decision_log_unavailable).
+        log.ensureAvailable();
         return pack.decide(engine.bundle(), input, explain);
     }
 
-    /** Logs a decision (with the state it was made from) and returns its response body. */
+    /**
+     * Logs a decision (with the state it was made from) and returns its response body. Returns
+     * only once the log acknowledges the record (see {@link DecisionLog#append}); throws
+     * {@link io.signalman.decisionlog.DecisionLogUnavailable} when it cannot.
+     */
     public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
-        log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
-                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input)));
+        log.append(record(pack, endpoint, input, d, outcome));
+        logged(d, endpoint);
+        return d.toJson(outcome);
+    }
+
+    private static <I, D> DecisionRecord record(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d,
+                                                ObjectNode outcome) {
+        return new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
+                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input));
+    }
+
+    private void logged(Decision<?> d, String endpoint) {
         metrics.decided(d);
         if (DECISION_LOG.isDebugEnabled()) {
             DECISION_LOG.debug(LogLine.decision(d, endpoint));
         }
-        return d.toJson(outcome);
-    }
-
-    private <I, D> ObjectNode decideParsed(DecisionPack<I, D> pack, String endpoint, RuleBundle bundle, I input,
-                                           boolean explain) {
-        return commit(pack, endpoint, input, pack.decide(bundle, input, explain));
     }
 
     private static List<JsonNode> items(byte[] body) throws InputException {

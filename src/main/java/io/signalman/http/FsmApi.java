@@ -105,6 +105,8 @@ final class FsmApi implements ApiModule {
 
     /** Applies the action and logs the decision, refusals included (they are decisions too). */
     private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain) {
+        // Before the state can move: a decision that cannot be logged is not made (503 decision_log_unavailable).
+        api.decisions().log().ensureAvailable();
         FsmService.Applied a = service(api).act(id, r.action(), r.payload(), explain);
         ObjectNode out = api.decisions().commit(Packs.FSM, ACTIONS, a.step(), a.decision());
         if (a.decision().outcome() instanceof FsmOutcome.InvalidTransition i) {

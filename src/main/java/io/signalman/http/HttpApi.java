@@ -42,6 +42,7 @@ public final class HttpApi extends VerticleBase {
     private Router router;
 
     private final ClusterView cluster;
+    private final Readiness readiness;
 
     HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
         this(decisions, config, guard, ClusterView.standalone());
@@ -52,6 +53,7 @@ public final class HttpApi extends VerticleBase {
         this.config = config;
         this.guard = guard;
         this.cluster = cluster;
+        this.readiness = baseReadiness(decisions);
     }
 
     @Override
@@ -192,13 +194,32 @@ public final class HttpApi extends VerticleBase {
         return s;
     }
 
+    /** The conditions {@code GET /ready} checks; the server adds its own (see {@link Readiness}). */
+    Readiness readiness() {
+        return readiness;
+    }
+
+    private static Readiness baseReadiness(Decisions decisions) {
+        return new Readiness()
+                .add("rules_loaded", () -> decisions.engine().current().isPresent() ? null : "no rule bundle is loaded yet")
+                .add("decision_log_writable", () -> {
+                    java.io.IOException e = decisions.log().failure();
+                    return e == null ? null : "the decision log cannot write: " + e.getMessage();
+                });
+    }
+
     private void ready(RoutingContext ctx) {
-        RuleBundle b = decisions.engine().current().orElse(null);
-        if (b == null) {
-            Responses.error(ctx, ApiError.of(503, "not_ready", "no rule bundle is loaded yet"));
-        } else {
-            Responses.json(ctx, 200, Json.object().put("status", "ready").put("rules_revision", b.revision()));
+        var failing = readiness.failing();
+        if (!failing.isEmpty()) {
+            StringBuilder why = new StringBuilder("not ready:");
+            failing.forEach(f -> why.append(' ').append(f.get("problem").asText()).append(';'));
+            ObjectNode details = Json.object();
+            details.set("conditions", failing);
+            Responses.error(ctx, new ApiError(503, "not_ready", why.substring(0, why.length() - 1), details));
+            return;
         }
+        RuleBundle b = decisions.engine().current().orElse(null);
+        Responses.json(ctx, 200, Json.object().put("status", "ready").put("rules_revision", b == null ? null : b.revision()));
     }
 
     /**

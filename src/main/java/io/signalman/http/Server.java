@@ -4,6 +4,7 @@ import io.signalman.Packs;
 import io.signalman.cluster.Cluster;
 import io.signalman.cluster.ClusterView;
 import io.signalman.decisionlog.DecisionLog;
+import io.signalman.decisionlog.Disk;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
@@ -60,6 +61,11 @@ public final class Server implements AutoCloseable {
      * @throws BundleException when the rules do not compile: a server never starts on bad rules
      */
     public static Server start(ServerConfig config) throws BundleException {
+        return start(config, Disk.REAL);
+    }
+
+    /** The same, with the decision log writing through {@code disk} (tests make it refuse writes). */
+    static Server start(ServerConfig config, Disk disk) throws BundleException {
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions()
                 .setBlockedThreadCheckInterval(Math.max(10, config.blockedWarnMs() / 2))
@@ -79,7 +85,7 @@ public final class Server implements AutoCloseable {
             RuleBundle bundle = engine.load();
             LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
-            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
+            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
             Decisions decisions = new Decisions(engine, log, stores, metrics);
             Warmup.run(decisions, config);
             Guard guard = new Guard(config.limits(), cluster == null ? null : cluster.answers());

@@ -36,7 +36,8 @@ public record Archive(List<ArchiveFile> files) {
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
                 try (Stream<Path> walk = Files.walk(p)) {
-                    walk.filter(f -> f.toString().endsWith(".jsonl") && Files.isRegularFile(f)).sorted().forEach(jsonl::add);
+                    walk.filter(f -> f.toString().endsWith(".jsonl") && Files.isRegularFile(f))
+                            .sorted(io.signalman.decisionlog.LogFiles.ORDER).forEach(jsonl::add);
                 }
             } else if (Files.isRegularFile(p)) {
                 jsonl.add(p);
