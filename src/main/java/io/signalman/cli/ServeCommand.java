@@ -55,6 +55,12 @@ final class ServeCommand {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
         ServerConfig d = ServerConfig.defaults();
+        String token = a.get("admin-token", null);
+        if (token != null && token.isBlank()) {
+            // An empty SIGNALMAN_ADMIN_TOKEN= would read as "set"; no token is a choice, an empty one a mistake.
+            throw new Args.UsageException("the admin token is empty (--admin-token or SIGNALMAN_ADMIN_TOKEN); give a token, "
+                    + "or leave both unset to refuse every admin call; not serving");
+        }
         FsyncPolicy fsync;
         try {
             fsync = FsyncPolicy.parse(a.get("fsync", "interval"));
@@ -63,7 +69,7 @@ final class ServeCommand {
         }
         ServerConfig base = new ServerConfig(a.get("host", d.host()), a.getInt("port", d.port()),
                 Path.of(a.get("rules", "rules")), Path.of(a.get("fixtures", "replay-fixtures")), Path.of(a.get("data", "data")),
-                a.get("admin-token", null), a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
+                token, a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
                 fsync, d.logQueue(), d.blockedWarnMs(), limits(a), null);
         if (a.get("admin-port", null) == null && a.get("admin-host", null) != null) {
             throw new Args.UsageException("--admin-host needs --admin-port");
