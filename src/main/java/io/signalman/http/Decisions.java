@@ -13,7 +13,6 @@ import io.signalman.json.InputException;
 import io.signalman.state.StateStore;
 import io.signalman.json.Json;
 import io.signalman.state.StateStores;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -152,22 +151,37 @@ public final class Decisions {
         }
     }
 
+    /**
+     * The items of a batch. JSONL is split on the raw bytes and each line parsed as it was sent:
+     * decoding the whole body to text first would turn invalid UTF-8 into U+FFFD and decide on
+     * altered text; the strict parser refuses it instead, naming the line (issue 17.6).
+     */
     private static List<JsonNode> items(byte[] body) throws InputException {
-        String text = new String(body, StandardCharsets.UTF_8).strip();
+        int first = 0;
+        while (first < body.length && isBlank(body[first])) {
+            first++;
+        }
         List<JsonNode> items = new ArrayList<>();
-        if (text.startsWith("[")) {
+        if (first < body.length && body[first] == '[') {
             JsonNode array = Json.parse(body);
             array.forEach(items::add);
         } else {
-            String[] lines = text.split("\\R");
-            for (int i = 0; i < lines.length; i++) {
-                if (lines[i].isBlank()) {
+            int line = 0;
+            for (int start = 0; start <= body.length; line++) {
+                int end = start;
+                while (end < body.length && body[end] != '\n') {
+                    end++;
+                }
+                byte[] text = java.util.Arrays.copyOfRange(body, start, end);
+                start = end + 1;
+                if (blank(text)) {
                     continue;
                 }
                 try {
-                    items.add(Json.parse(lines[i]));
+                    items.add(Json.parse(text));
                 } catch (InputException e) {
-                    throw new InputException("[" + items.size() + "]", "line " + (i + 1) + ": " + e.getMessage(), true);
+                    throw new InputException(e.within("[" + items.size() + "]").field(), "line " + (line + 1) + ": "
+                            + e.getMessage(), e.malformed());
                 }
             }
         }
@@ -175,5 +189,19 @@ public final class Decisions {
             throw new InputException("", "a batch needs at least one message (a JSON array or one JSON object per line)");
         }
         return items;
+    }
+
+    private static boolean blank(byte[] line) {
+        for (byte b : line) {
+            if (!isBlank(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** JSON's whitespace (RFC 8259): what may surround a line's value. */
+    private static boolean isBlank(byte b) {
+        return b == ' ' || b == '\t' || b == '\r' || b == '\n';
     }
 }

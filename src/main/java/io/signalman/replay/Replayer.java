@@ -134,7 +134,7 @@ public final class Replayer {
         compared.add("rule");
         for (String field : compared) {
             JsonNode old = before.get(field) == null ? Json.MAPPER.missingNode() : before.get(field);
-            if (!old.equals(now.get(field))) {
+            if (!Json.same(old, now.get(field))) {
                 diff.put(field, new JsonNode[] {old, now.get(field)});
             }
         }
