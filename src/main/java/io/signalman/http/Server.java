@@ -39,13 +39,15 @@ public final class Server implements AutoCloseable {
     private final BundleWatcher watcher;
     private final Guard guard;
     private final BlockedThreads blocked;
+    private final Metrics metrics;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
-                   BlockedThreads blocked) {
+                   BlockedThreads blocked, Metrics metrics) {
+        this.metrics = metrics;
         this.vertx = vertx;
         this.engine = engine;
         this.log = log;
@@ -87,8 +89,12 @@ public final class Server implements AutoCloseable {
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
             log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
             Decisions decisions = new Decisions(engine, log, stores, metrics);
+            metrics.jvm();
+            metrics.decisionLog(log);
+            metrics.stateStores(stores, FsmService.STORE, io.signalman.handoff.HandoffPack.NAME);
             Warmup.run(decisions, config);
             Guard guard = new Guard(config.limits(), cluster == null ? null : cluster.answers());
+            metrics.gauge("signalman.idempotency.keys", "idempotency keys remembered on this node", guard.idempotency()::size);
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();
@@ -106,8 +112,9 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked);
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, metrics);
         } catch (BundleException | RuntimeException e) {
+            metrics.close();
             vertx.close().await();
             if (log != null) {
                 log.close();
@@ -188,6 +195,7 @@ public final class Server implements AutoCloseable {
             LOG.warn("vert.x did not close cleanly: {}", e.toString());
         }
         log.close();
+        metrics.close();
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
     }
 }
