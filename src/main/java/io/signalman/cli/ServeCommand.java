@@ -3,6 +3,7 @@ package io.signalman.cli;
 import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.BundleException;
+import io.signalman.http.ConnectionLimits;
 import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
@@ -20,10 +21,13 @@ final class ServeCommand {
     /** Deadline, in-flight bound and idempotency window (SPEC 8); defaults from {@link RequestLimits}. */
     private static RequestLimits limits(Args a) throws Args.UsageException {
         RequestLimits d = RequestLimits.defaults();
+        ConnectionLimits c = d.connections();
         try {
             return new RequestLimits(a.getInt("deadline-ms", (int) d.deadlineMs()), a.getInt("max-in-flight", d.maxInFlight()),
                     java.time.Duration.ofSeconds(a.getInt("idempotency-window-s", (int) d.idempotencyWindow().toSeconds())),
-                    a.getInt("idempotency-keys", d.idempotencyKeys()));
+                    a.getInt("idempotency-keys", d.idempotencyKeys()),
+                    new ConnectionLimits(a.getInt("idle-timeout", c.idleTimeoutS()), a.getInt("request-timeout", c.requestTimeoutS()),
+                            a.getInt("max-connections", c.maxConnections())));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }
@@ -50,7 +54,8 @@ final class ServeCommand {
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
-                "admin-port", "cluster-host", "cluster-port", "members"), Set.of("cluster"), env);
+                "admin-port", "cluster-host", "cluster-port", "members", "idle-timeout", "request-timeout", "max-connections"),
+                Set.of("cluster"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }

@@ -43,6 +43,8 @@ public final class HttpApi extends VerticleBase {
 
     private final ClusterView cluster;
     private final Readiness readiness;
+    /** Open connections on the public listener (issue 17.4), shown as {@code signalman_connections_open}. */
+    private final java.util.concurrent.atomic.AtomicInteger openConnections = new java.util.concurrent.atomic.AtomicInteger();
 
     HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
         this(decisions, config, guard, ClusterView.standalone());
@@ -73,7 +75,7 @@ public final class HttpApi extends VerticleBase {
         adminRoutes(router, api);
         errorHandlers(router);
         this.router = router;
-        server = listen(router, config.host(), config.port());
+        server = listen(router, config.host(), config.port(), true);
         if (config.adminListener() == null) {
             return server.listen();
         }
@@ -82,7 +84,7 @@ public final class HttpApi extends VerticleBase {
         admin.get("/health").handler(this::health);
         adminRoutes(admin, api.onAdminListener());
         errorHandlers(admin);
-        adminServer = listen(admin, config.adminListener().host(), config.adminListener().port());
+        adminServer = listen(admin, config.adminListener().host(), config.adminListener().port(), false);
         return server.listen().compose(s -> adminServer.listen());
     }
 
@@ -91,11 +93,22 @@ public final class HttpApi extends VerticleBase {
         ApiModules.ALL.forEach(m -> m.adminRoutes(router, api));
     }
 
-    private HttpServer listen(Router router, String host, int port) {
+    /**
+     * A listener with the connection limits: the public one counts against the connection cap,
+     * the admin one does not, so an operator can still reach it when clients hold every slot.
+     */
+    private HttpServer listen(Router router, String host, int port, boolean capped) {
+        Connections connections = new Connections(vertx, config.limits().connections(), capped, openConnections,
+                decisions.metrics());
         return vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port)
-                        .setMaxInitialLineLength(MAX_INITIAL_LINE).setMaxHeaderSize(MAX_HEADER_SIZE))
+                        .setMaxInitialLineLength(MAX_INITIAL_LINE).setMaxHeaderSize(MAX_HEADER_SIZE)
+                        // HTTP/1.1 only: a listener that may see an h2c preface waits for a client's first
+                        // bytes before it has a connection, so a client that sends nothing is not yet one
+                        // that the idle timeout and the connection cap can see.
+                        .setHttp2ClearTextEnabled(false))
                 .invalidRequestHandler(HttpApi::invalidRequest)
-                .requestHandler(router);
+                .connectionHandler(connections::opened)
+                .requestHandler(connections.requests(router));
     }
 
     /** Every error the router itself produces is JSON, like the handlers' own. */
@@ -146,6 +159,11 @@ public final class HttpApi extends VerticleBase {
     /** The public routes served, for the contract test that holds them to openapi.yaml. */
     Router router() {
         return router;
+    }
+
+    /** Connections open on the public listener. */
+    int openConnections() {
+        return openConnections.get();
     }
 
     /** The admin listener's port, or -1 when the admin endpoints are on the public port. */

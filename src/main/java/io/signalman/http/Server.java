@@ -98,6 +98,7 @@ public final class Server implements AutoCloseable {
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();
+            metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
             prestartWorkers(vertx, config.workers());
             view.serve(vertx, http::status);
