@@ -12,9 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,25 +26,27 @@ import org.slf4j.LoggerFactory;
  * It only enqueues; when the queue is full it waits for the writer, which slows deciding down
  * rather than losing a record. The writer drains the queue in batches, writes each batch with one
  * system call, and forces it to disk according to the {@link FsyncPolicy}. {@link #close} writes
- * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES}.
+ * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES} and then
+ * compressed in the background ({@link RollCompressor}).
  *
- * <p>What an append promises (the caller answers its client only after it returns): under
- * {@link FsyncPolicy#ALWAYS} the record is written and forced to disk; under the other policies
- * it is queued in memory, while the log is writing. When the disk refuses a write (full, failing)
- * the log is <em>unavailable</em>: {@link #append} throws {@link DecisionLogUnavailable}, so no
- * decision is acknowledged that cannot be logged; the writer cuts the file back to its last whole
- * record (a partial write never leaves a broken line in the middle of a file), keeps every record
- * it had, and retries with a growing pause (up to {@link #RETRY_MAX_MILLIS}) until the disk takes
- * the write; then the log is available again by itself.
+ * <p>What a decision's acknowledgement promises (its client is answered only after
+ * {@link #append}, and {@link #awaitDurable} of its position): under {@link FsyncPolicy#ALWAYS}
+ * the record is written and forced to disk; under the other policies it is queued in memory while
+ * the log is writing. When the disk refuses a write (full, failing) the log is <em>unavailable</em>:
+ * {@link #append} and {@link #ensureAvailable} throw {@link DecisionLogUnavailable}, so nothing is
+ * acknowledged that cannot be logged; the writer cuts the file back to its last whole record (a
+ * partial write never leaves a broken line in a file), keeps every record it holds, and retries
+ * with a growing pause (up to {@link #RETRY_MAX_MILLIS}) until the disk takes the write; then the
+ * log is available again by itself.
  *
- * <p>NOTE(size): over the ~200-line guide: queueing, the batch writer and its outage handling
- * share the file's state (the channel, its length in whole records), and one thread owns it.
+ * <p>NOTE(size): over the ~200-line guide: queueing, positions, the batch writer and its outage
+ * handling share the file's state (the channel, its length in whole records), owned by one thread.
  */
 public final class DecisionLog implements AutoCloseable {
 
     public static final long ROLL_BYTES = 64L * 1024 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
-    private static final Pending POISON = new Pending(new byte[0], null);
+    private static final byte[] POISON = new byte[0];
     private static final int MAX_BATCH = 4096;
     /**
      * NOTE(perf): after a batch that did not fill, the writer sleeps this long before draining
@@ -61,35 +60,35 @@ public final class DecisionLog implements AutoCloseable {
     static final long RETRY_MAX_MILLIS = 1000;
     /** After {@link #close}, how long the writer keeps retrying an outage before it gives up. */
     static final long CLOSE_RETRY_MILLIS = 20_000;
-    /** How long a deciding thread waits for its record to be forced under {@link FsyncPolicy#ALWAYS}. */
-    private static final long ACK_WAIT_SECONDS = 60;
-
-    /** A queued record, and under {@link FsyncPolicy#ALWAYS} the future its decider waits on. */
-    private record Pending(byte[] line, CompletableFuture<Void> done) {
-    }
 
     private final Path dir;
     private final FsyncPolicy fsync;
     private final Disk disk;
-    private final BlockingQueue<Pending> queue;
+    private final BlockingQueue<byte[]> queue;
     private final Thread writer;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong outages = new AtomicLong();
+    private final RollCompressor compressor = new RollCompressor();
+    private final Object forcedLock = new Object();
+    private final java.time.Instant started = java.time.Instant.now();
+    /** Records queued so far (guarded by the queue's monitor) and records written and forced. */
+    private long appended;
+    private long forced;
+    private volatile boolean forceRequested;
     private volatile boolean closed;
     /** When {@link #close} was called ({@link System#nanoTime}): an outage is retried until this plus CLOSE_RETRY_MILLIS. */
     private volatile long closedAt;
     /** Non-null while the disk refuses writes: the error it gave. */
-    private volatile IOException outage;
+    private volatile IOException failure;
     private FileChannel channel;
     private Path current;
     /** The file's length in whole records: where a partial write is cut back to. */
     private long currentBytes;
     /** A write failed: the file may hold part of a batch past {@link #currentBytes}. */
     private boolean dirty;
-    /** Bytes written since the last force. */
+    /** Records written since the last force. */
     private boolean unforced;
-    private final java.time.Instant started = java.time.Instant.now();
     private int sequence;
     private long lastForce;
 
@@ -115,82 +114,101 @@ public final class DecisionLog implements AutoCloseable {
     }
 
     /**
-     * Queues one record and returns once it is acknowledged (see the class comment): queued, or
-     * under {@link FsyncPolicy#ALWAYS} written and forced. Not for the event loop.
+     * Queues one record; waits only if the writer is a full queue behind. Not for the event loop.
+     * Returns the record's position in the log (1, 2, ...), for {@link #awaitDurable}.
      *
-     * @throws DecisionLogUnavailable while the disk refuses writes (nothing is queued then), or
-     *                                when the write of this record failed under ALWAYS (it stays
-     *                                queued and is written when the disk takes writes again)
+     * @throws DecisionLogUnavailable while the disk refuses writes (nothing is queued then)
      */
-    public void append(DecisionRecord record) {
-        CompletableFuture<Void> done = enqueue(record);
-        if (done != null) {
-            await(List.of(done));
-        }
-    }
-
-    /**
-     * Queues several records, in order, and returns once all are acknowledged: one wait for the
-     * disk under {@link FsyncPolicy#ALWAYS}, however many records (a batch request).
-     */
-    public void appendAll(List<DecisionRecord> records) {
-        List<CompletableFuture<Void>> all = new ArrayList<>(records.size());
-        for (DecisionRecord r : records) {
-            CompletableFuture<Void> done = enqueue(r);
-            if (done != null) {
-                all.add(done);
-            }
-        }
-        await(all);
-    }
-
-    /** Refuses at once while the disk refuses writes, so nothing is decided that cannot be logged. */
-    public void ensureAvailable() {
-        IOException e = outage;
-        if (e != null) {
-            throw unavailable(e);
-        }
-    }
-
-    /** False while the disk refuses writes (reported by {@code /ready}). */
-    public boolean available() {
-        return outage == null;
-    }
-
-    private CompletableFuture<Void> enqueue(DecisionRecord record) {
+    public long append(DecisionRecord record) {
         if (closed) {
             throw new IllegalStateException("the decision log is closed");
         }
         ensureAvailable();
         byte[] line = line(record);
-        CompletableFuture<Void> done = fsync == FsyncPolicy.ALWAYS ? new CompletableFuture<>() : null;
         try {
-            queue.put(new Pending(line, done));
+            // The position is taken with the put, so positions follow queue (and file) order.
+            synchronized (queue) {
+                queue.put(line);
+                return ++appended;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while queueing a decision record", e);
         }
-        return done;
     }
 
-    private static void await(List<CompletableFuture<Void>> all) {
-        try {
-            for (CompletableFuture<Void> f : all) {
-                f.get(ACK_WAIT_SECONDS, TimeUnit.SECONDS);
-            }
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new DecisionLogUnavailable("the decision log did not write within " + ACK_WAIT_SECONDS + " s");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the decision log", e);
+    /** Refuses at once while the disk refuses writes, so nothing is decided that cannot be logged. */
+    public void ensureAvailable() {
+        IOException e = failure;
+        if (e != null) {
+            throw unavailable(e);
         }
+    }
+
+    /** False while the disk refuses writes (reported by {@code /ready} and {@code /metrics}). */
+    public boolean available() {
+        return failure == null;
     }
 
     private static DecisionLogUnavailable unavailable(IOException e) {
         return new DecisionLogUnavailable("the decision log cannot write (" + e.getMessage()
-                + "); nothing was decided; retry after the Retry-After delay");
+                + "); the decision is not acknowledged; retry after the Retry-After delay");
+    }
+
+    /**
+     * Waits until the record at {@code position} is as durable as the fsync policy promises before
+     * a client hears of it: with {@code always}, written and forced to disk (a kill -9 or a power
+     * cut then loses nothing acknowledged); with the other policies at once (they promise at most
+     * about a second). Worker threads only.
+     *
+     * @throws DecisionLogUnavailable under {@code always}, when the disk refuses writes before the
+     *                                record is forced (it stays held and is written when it can)
+     */
+    public void awaitDurable(long position) {
+        if (fsync == FsyncPolicy.ALWAYS) {
+            awaitForced(position, false);
+        }
+    }
+
+    /** Records queued so far: the position {@link #sync} waits for. */
+    public long appended() {
+        synchronized (queue) {
+            return appended;
+        }
+    }
+
+    /**
+     * Waits until every record up to {@code position} is written and forced, whatever the policy
+     * (asking the writer to force now): a state snapshot must never be ahead of the log it
+     * completes. Off the request path (the state's snapshot thread).
+     */
+    public void sync(long position) {
+        awaitForced(position, true);
+    }
+
+    private void awaitForced(long position, boolean request) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        synchronized (forcedLock) {
+            while (forced < position) {
+                IOException outage = failure;
+                if (outage != null && !request) {
+                    throw unavailable(outage);
+                }
+                if (stopped.getCount() == 0 || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the decision log did not reach the disk"
+                            + (outage == null ? "" : ": " + outage));
+                }
+                if (request) {
+                    forceRequested = true;
+                }
+                try {
+                    forcedLock.wait(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the decision log", e);
+                }
+            }
+        }
     }
 
     /** Records written to the file so far (not counting those still queued). */
@@ -213,7 +231,7 @@ public final class DecisionLog implements AutoCloseable {
 
     /** The error the disk gives while it refuses writes, or null while the log writes. */
     public IOException failure() {
-        return outage;
+        return failure;
     }
 
     /** Writes everything queued, forces it to disk and closes the file. */
@@ -232,6 +250,7 @@ public final class DecisionLog implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        compressor.close();
     }
 
     private static byte[] line(DecisionRecord record) {
@@ -243,11 +262,11 @@ public final class DecisionLog implements AutoCloseable {
     }
 
     private void run() {
-        List<Pending> batch = new ArrayList<>(1024);
+        List<byte[]> batch = new ArrayList<>(1024);
         boolean stop = false;
         try {
             while (!stop) {
-                Pending first = queue.poll(1, TimeUnit.SECONDS);
+                byte[] first = queue.poll(1, TimeUnit.SECONDS);
                 if (first == null) {
                     writeThrough(List.of(), false);
                     continue;
@@ -266,7 +285,7 @@ public final class DecisionLog implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             try {
-                List<Pending> rest = new ArrayList<>();
+                List<byte[]> rest = new ArrayList<>();
                 queue.drainTo(rest);
                 rest.remove(POISON);
                 writeThrough(rest, true);
@@ -283,7 +302,7 @@ public final class DecisionLog implements AutoCloseable {
      * takes it. A batch is written once: a force that fails after a good write retries the force.
      * After {@link #close}, gives up after {@link #CLOSE_RETRY_MILLIS}, saying what it lost.
      */
-    private void writeThrough(List<Pending> batch, boolean force) {
+    private void writeThrough(List<byte[]> batch, boolean force) {
         boolean inFile = false;
         long pause = 10;
         while (true) {
@@ -293,26 +312,24 @@ public final class DecisionLog implements AutoCloseable {
                     inFile = true;
                 }
                 forceIfDue(force);
-                if (outage != null) {
-                    LOG.warn("decision log writes again to {} after the outage ({} records held were written)", current, batch.size());
-                    outage = null;
+                if (failure != null) {
+                    LOG.warn("decision log writes again to {} after the outage", current);
+                    failure = null;
                 }
-                batch.forEach(p -> complete(p, null));
                 return;
             } catch (IOException e) {
-                if (outage == null) {
+                if (failure == null) {
                     outages.incrementAndGet();
                     LOG.error("decision log cannot write to {}: {}; refusing decisions (503 decision_log_unavailable) and "
                             + "retrying; {} records held", current, e.toString(), batch.size() + queue.size());
-                    outage = e;
-                    // Deciders waiting under ALWAYS are answered now; their records stay held and are retried.
-                    DecisionLogUnavailable refused = unavailable(e);
-                    batch.forEach(p -> complete(p, refused));
-                    queue.forEach(p -> complete(p, refused));
+                    failure = e;
+                    synchronized (forcedLock) {
+                        forcedLock.notifyAll(); // deciders waiting under --fsync always are answered now
+                    }
                 }
                 if (closed && System.nanoTime() - closedAt > TimeUnit.MILLISECONDS.toNanos(CLOSE_RETRY_MILLIS)) {
                     LOG.error("decision log gives up at shutdown: {} records could not be written ({})",
-                            inFile ? 0 : batch.size() + queue.size(), e.toString());
+                            (inFile ? 0 : batch.size()) + queue.size(), e.toString());
                     return;
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
@@ -321,18 +338,8 @@ public final class DecisionLog implements AutoCloseable {
         }
     }
 
-    private static void complete(Pending p, RuntimeException error) {
-        if (p.done() != null) {
-            if (error == null) {
-                p.done().complete(null);
-            } else {
-                p.done().completeExceptionally(error);
-            }
-        }
-    }
-
     /** One attempt at a batch: cut back any partial write of the last attempt, roll when due, write. */
-    private void write(List<Pending> batch) throws IOException {
+    private void write(List<byte[]> batch) throws IOException {
         if (dirty) {
             channel.truncate(currentBytes);
             dirty = false;
@@ -342,6 +349,7 @@ public final class DecisionLog implements AutoCloseable {
                 channel.force(true);
                 channel.close();
                 channel = null;
+                compressor.submit(current);
             }
             roll();
         }
@@ -349,11 +357,11 @@ public final class DecisionLog implements AutoCloseable {
             return;
         }
         int size = 0;
-        for (Pending p : batch) {
-            size += p.line().length;
+        for (byte[] b : batch) {
+            size += b.length;
         }
         ByteBuffer buf = ByteBuffer.allocate(size);
-        batch.forEach(p -> buf.put(p.line()));
+        batch.forEach(buf::put);
         buf.flip();
         try {
             disk.write(channel, buf);
@@ -368,18 +376,31 @@ public final class DecisionLog implements AutoCloseable {
 
     private void forceIfDue(boolean always) throws IOException {
         if (!unforced) {
+            forceRequested = false;
+            markForced();
             return;
         }
         long now = System.nanoTime();
-        boolean due = switch (fsync) {
+        boolean due = forceRequested || switch (fsync) {
             case ALWAYS -> true;
             case INTERVAL -> now - lastForce >= TimeUnit.SECONDS.toNanos(1);
             case NEVER -> false;
         };
         if (due || always) {
+            forceRequested = false;
             channel.force(false);
             lastForce = now;
             unforced = false;
+            markForced();
+        }
+    }
+
+    private void markForced() {
+        synchronized (forcedLock) {
+            if (forced != written.get()) {
+                forced = written.get();
+                forcedLock.notifyAll();
+            }
         }
     }
 

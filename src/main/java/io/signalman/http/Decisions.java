@@ -104,10 +104,14 @@ public final class Decisions {
             ObjectNode outcome = pack.outcomeJson(d.outcome());
             made.add(d);
             outcomes.add(outcome);
-            records.add(record(pack, endpoint, input, d, outcome));
+            records.add(record(pack, endpoint, input, d, outcome, null));
         }
         // In decision order, acknowledged together: one wait for the disk under --fsync always.
-        log.appendAll(records);
+        long last = 0;
+        for (DecisionRecord r : records) {
+            last = log.append(r);
+        }
+        log.awaitDurable(last);
         ArrayNode out = Json.array();
         for (int i = 0; i < made.size(); i++) {
             logged(made.get(i), endpoint);
@@ -132,16 +136,36 @@ public final class Decisions {
      * {@link io.signalman.decisionlog.DecisionLogUnavailable} when it cannot.
      */
     public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d) {
+        Committed c = commit(pack, endpoint, input, d, null);
+        log.awaitDurable(c.position());
+        return c.body();
+    }
+
+    /** A logged decision: its response body and its position in the decision log. */
+    public record Committed(ObjectNode body, long position) {
+    }
+
+    /**
+     * Logs a decision that changed state, with {@code stateAfter} (a {@code StateLine}: the
+     * decision log is the write-ahead log of durable state). Called while the state store holds
+     * the change; the caller answers only after {@link #awaitDurable} of the returned position.
+     */
+    public <I, D> Committed commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d, JsonNode stateAfter) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
-        log.append(record(pack, endpoint, input, d, outcome));
+        long position = log.append(record(pack, endpoint, input, d, outcome, stateAfter));
         logged(d, endpoint);
-        return d.toJson(outcome);
+        return new Committed(d.toJson(outcome), position);
+    }
+
+    /** Waits until a logged decision is as durable as {@code --fsync} promises (SPEC 3.5, issue 17.2). */
+    public void awaitDurable(long position) {
+        log.awaitDurable(position);
     }
 
     private static <I, D> DecisionRecord record(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d,
-                                                ObjectNode outcome) {
+                                                ObjectNode outcome, JsonNode stateAfter) {
         return new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
-                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input));
+                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter);
     }
 
     private void logged(Decision<?> d, String endpoint) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.cluster.ClusterView;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.signalman.engine.Deadline;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.vertx.core.Future;
@@ -220,6 +221,12 @@ public final class HttpApi extends VerticleBase {
     private static Readiness baseReadiness(Decisions decisions) {
         return new Readiness()
                 .add("rules_loaded", () -> decisions.engine().current().isPresent() ? null : "no rule bundle is loaded yet")
+                // A worker held by a rule that never returns is lost until restart: let the orchestrator restart us.
+                .add("no_stuck_workers", () -> {
+                    int stuck = Deadline.stuckWorkers();
+                    return stuck == 0 ? null : stuck + " worker thread(s) are stuck in rules that did not stop at their "
+                            + "deadline; restart the server (signalman_stuck_workers counts them)";
+                })
                 .add("decision_log_writable", () -> {
                     java.io.IOException e = decisions.log().failure();
                     return e == null ? null : "the decision log cannot write: " + e.getMessage();

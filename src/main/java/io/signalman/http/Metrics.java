@@ -52,6 +52,13 @@ public final class Metrics {
     private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
     private JvmGcMetrics gc;
 
+    /** Workers held by rules that did not stop at their deadline (see {@code Deadline#stuckWorkers}). */
+    private void stuckWorkers() {
+        io.micrometer.core.instrument.Gauge.builder("signalman.stuck.workers", io.signalman.engine.Deadline::stuckWorkers)
+                .description("worker threads held by an evaluation halted at its deadline that has not ended; /ready is 503 while any")
+                .strongReference(true).register(registry);
+    }
+
     public Metrics(Engine engine) {
         this();
         count(engine);
@@ -59,6 +66,7 @@ public final class Metrics {
 
     /** Metrics whose reload counters are registered later, by {@link #count(Engine)}. */
     public Metrics() {
+        stuckWorkers();
     }
 
     /** Registers the engine's load and refusal counters (once per engine). */
@@ -89,14 +97,6 @@ public final class Metrics {
         new ProcessorMetrics().bindTo(registry);
     }
 
-    /** {@code signalman_state_entries{store}}: the live entries of each state store (FSM instances, conversations). */
-    public void stateStores(StateStores stores, String... names) {
-        for (String name : names) {
-            Gauge.builder("signalman.state.entries", stores, s -> s.named(name).size()).tag("store", name)
-                    .description("entries held by a state store").strongReference(true).register(registry);
-        }
-    }
-
     /**
      * The decision log (issue 17.2): {@code signalman_decision_log_available} (0 while the disk
      * refuses writes and decisions get 503), its outages, and the records written.
@@ -124,6 +124,28 @@ public final class Metrics {
     public void close() {
         if (gc != null) {
             gc.close();
+        }
+    }
+
+    /**
+     * State entries per store (SPEC 3.5, issue 16): {@code signalman_state_entries{store, status}}
+     * with status live, finished (kept for --state-retention) and expired (tombstones kept, so a
+     * GET answers 410), and {@code signalman_state_expired} removed by retention since start.
+     * Counted when scraped (a pass over the stores' maps).
+     */
+    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> counts) {
+        java.util.Map<String, long[]> now = counts.get();
+        String[] statuses = {"live", "finished", "expired"};
+        for (String store : now.keySet()) {
+            for (int i = 0; i < statuses.length; i++) {
+                int at = i;
+                io.micrometer.core.instrument.Gauge.builder("signalman.state.entries", counts, c -> c.get().get(store)[at])
+                        .tag("store", store).tag("status", statuses[i])
+                        .description("state entries held, by store and status").strongReference(true).register(registry);
+            }
+            io.micrometer.core.instrument.Gauge.builder("signalman.state.expired", counts, c -> c.get().get(store)[3])
+                    .tag("store", store).description("entries removed by retention since start").strongReference(true)
+                    .register(registry);
         }
     }
 

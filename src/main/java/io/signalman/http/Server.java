@@ -3,6 +3,7 @@ package io.signalman.http;
 import io.signalman.Packs;
 import io.signalman.cluster.Cluster;
 import io.signalman.cluster.ClusterView;
+import io.signalman.cluster.StateDatabase;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.Disk;
 import io.signalman.engine.BundleException;
@@ -13,7 +14,12 @@ import io.signalman.engine.Gate;
 import io.signalman.fsm.FsmService;
 import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
+import io.signalman.StateSpecs;
+import io.signalman.state.LocalAnswers;
+import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
+import io.signalman.state.StoreSpec;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -41,13 +47,18 @@ public final class Server implements AutoCloseable {
     private final BlockedThreads blocked;
     private final Metrics metrics;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** A single node's state and idempotency answers (null in a cluster; answers null in memory). */
+    private final LocalState local;
+    private final LocalAnswers answers;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
-                   BlockedThreads blocked, Metrics metrics) {
+                   BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics) {
         this.metrics = metrics;
+        this.local = local;
+        this.answers = answers;
         this.vertx = vertx;
         this.engine = engine;
         this.log = log;
@@ -74,27 +85,48 @@ public final class Server implements AutoCloseable {
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS);
-        Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster());
+        Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster(), config.state().jdbcUrl() == null
+                ? null : new StateDatabase(config.state().jdbcUrl(), System.getenv()).migrate());
         // A clustered node joins first: its reload gate checks the cluster's FSM instances.
         Vertx vertx = cluster == null ? metrics.vertx(options) : metrics.clusteredVertx(cluster.configure(options), cluster.manager());
         BlockedThreads blocked = new BlockedThreads(vertx);
-        StateStores stores = cluster == null ? new StateStores() : cluster.stores();
         DecisionLog log = null;
+        LocalState local = null;
+        LocalAnswers answers = null;
         try {
+            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
+            // Opened before the rules load: the reload gate checks the recovered FSM instances.
+            AtomicReference<Engine> loaded = new AtomicReference<>();
+            List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
+            StateStores stores;
+            if (cluster != null) {
+                stores = cluster.stores();
+            } else {
+                local = config.state().durable()
+                        ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync())
+                        : LocalState.inMemory(config.state(), specs);
+                stores = local.stores();
+                if (config.state().durable()) {
+                    answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock());
+                }
+            }
             Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
             Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
+            loaded.set(engine);
             metrics.count(engine);
             RuleBundle bundle = engine.load();
             LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
-            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
             Decisions decisions = new Decisions(engine, log, stores, metrics);
             metrics.jvm();
             metrics.decisionLog(log);
-            metrics.stateStores(stores, FsmService.STORE, io.signalman.handoff.HandoffPack.NAME);
             Warmup.run(decisions, config);
-            Guard guard = new Guard(config.limits(), cluster == null ? null : cluster.answers());
+            Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers());
             metrics.gauge("signalman.idempotency.keys", "idempotency keys remembered on this node", guard.idempotency()::size);
+            if (local != null) {
+                metrics.state(local::counts);
+                local.start();
+            }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();
@@ -113,12 +145,18 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked, metrics);
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics);
         } catch (BundleException | RuntimeException e) {
             metrics.close();
             vertx.close().await();
             if (log != null) {
                 log.close();
+            }
+            if (local != null) {
+                local.close();
+            }
+            if (answers != null) {
+                answers.close();
             }
             throw e;
         }
@@ -179,6 +217,11 @@ public final class Server implements AutoCloseable {
         return engine;
     }
 
+    /** A single node's state (null in a cluster). */
+    public LocalState state() {
+        return local;
+    }
+
     public DecisionLog decisionLog() {
         return log;
     }
@@ -197,6 +240,13 @@ public final class Server implements AutoCloseable {
         }
         log.close();
         metrics.close();
+        // After the log: the last snapshot covers every decision the log holds.
+        if (local != null) {
+            local.close();
+        }
+        if (answers != null) {
+            answers.close();
+        }
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
     }
 }

@@ -90,19 +90,30 @@ class ReplayOwnLogProperties {
         assertEquals(List.of(), report.problems());
     }
 
-    /** The archive's files cut down to the records of {@code ids}; null until all of them are written. */
+    /**
+     * The server's own log lines of {@code ids}, byte for byte, as an archive of their own; null
+     * until all of them are written.
+     */
     private static Archive only(Set<String> ids) {
         try {
-            List<Archive.ArchiveFile> files = new ArrayList<>();
-            int found = 0;
-            for (Archive.ArchiveFile f : Archive.read(List.of(data.resolve("decisions"))).files()) {
-                List<Archive.Entry> entries = f.entries().stream().filter(e -> ids.contains(e.record().decisionId())).toList();
-                found += entries.size();
-                files.add(new Archive.ArchiveFile(f.path(), entries, List.of(), f.reference(), false));
+            List<String> lines = new ArrayList<>();
+            try (var files = Files.list(data.resolve("decisions"))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+                    for (String line : Files.readAllLines(f)) {
+                        if (!line.isBlank() && ids.contains(Json.parse(line).get("decision_id").asText())) {
+                            lines.add(line);
+                        }
+                    }
+                }
             }
-            return found == ids.size() ? new Archive(files) : null;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            if (lines.size() != ids.size()) {
+                return null;
+            }
+            Path mine = Files.createTempFile(data, "try-", ".jsonl");
+            Files.write(mine, lines);
+            return Archive.read(List.of(mine));
+        } catch (java.io.IOException | io.signalman.json.InputException e) {
+            throw new IllegalStateException(e);
         }
     }
 
