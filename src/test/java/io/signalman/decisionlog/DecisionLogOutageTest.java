@@ -64,16 +64,16 @@ class DecisionLogOutageTest {
     }
 
     @Test
-    void underFsyncAlwaysAnAppendReturnsOnlyOnceWrittenAndFailsWhileTheDiskIsFull() throws Exception {
+    void underFsyncAlwaysADecisionIsAcknowledgedOnlyOnceWrittenAndRefusedWhileTheDiskIsFull() throws Exception {
         FillingDisk disk = new FillingDisk();
         DecisionLog log = new DecisionLog(dir, FsyncPolicy.ALWAYS, 64, disk);
-        // Given a record appended under fsync always: when append returns it is in the file
-        log.append(record("one"));
+        // Given a record appended under fsync always: once its durable wait returns it is in the file
+        log.awaitDurable(log.append(record("one")));
         assertEquals(1, log.written());
 
         // When the disk is full, an append waiting for its write is answered with the failure
         disk.full = true;
-        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> log.append(record("two")));
+        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> log.awaitDurable(log.append(record("two"))));
         ExecutionException e = assertThrows(ExecutionException.class, waiting::get);
         assertTrue(e.getCause() instanceof DecisionLogUnavailable, e.toString());
         assertFalse(log.available());
