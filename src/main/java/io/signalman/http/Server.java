@@ -121,7 +121,10 @@ public final class Server implements AutoCloseable {
             metrics.jvm();
             metrics.decisionLog(log);
             Warmup.run(decisions, config);
-            Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers());
+            Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
+            metrics.gauge("signalman.admission.limit", "requests admitted at once now (adaptive, by measured latency)",
+                    guard::admissionLimit);
+            metrics.gauge("signalman.in.flight", "requests admitted and not yet answered", guard::inFlight);
             metrics.gauge("signalman.idempotency.keys", "idempotency keys remembered on this node", guard.idempotency()::size);
             if (local != null) {
                 metrics.state(local::counts);
