@@ -76,6 +76,16 @@ public final class BenchTable {
             t.append(String.format(Locale.ROOT, "  (each figure the median of %d rounds over every endpoint in turn; latencies at half of each"
                     + " endpoint's saturation rate, open loop; measured after warm-up and %.0f s waiting for the JIT to go quiet)%n",
                     http.path("trivial GET /health").path("rounds").size(), http.path("jit_wait_s").asDouble()));
+            http.fields().forEachRemaining(e -> {
+                JsonNode twice = e.getValue().path("twice_rate");
+                if (!twice.isMissingNode()) {
+                    double accepted = twice.get("accepted").asDouble();
+                    t.append(String.format(Locale.ROOT, "  %-28s at twice saturation (%,.0f req/s offered): accepted p99 %.2f ms"
+                            + " (half rate %.2f ms), %.0f%% shed with 503%n", e.getKey(), twice.get("rate").asDouble(),
+                            twice.at("/accepted_latency_ms/p99").asDouble(), e.getValue().at("/half_rate_latency_ms/p99").asDouble(),
+                            100 * twice.get("shed").asDouble() / Math.max(1, accepted + twice.get("shed").asDouble())));
+                }
+            });
         }
         JsonNode reload = read(dir.resolve("reload.json"));
         if (reload != null) {

@@ -128,6 +128,21 @@ class ServeProcessTest {
     }
 
     @Test
+    void anEmptyAdminTokenRefusesToStartSayingWhy() throws Exception {
+        // Given SIGNALMAN_ADMIN_TOKEN set to nothing, as a template that forgot to fill it in leaves it
+        try (ServeProcess server = ServeProcess.launch(data, Map.of("SIGNALMAN_ADMIN_TOKEN", ""))) {
+            // Then the process exits at once, saying why, without serving
+            assertEquals(2, server.waitFor(Duration.ofSeconds(60)), server.output());
+            assertTrue(server.output().contains("the admin token is empty"), server.output());
+            assertFalse(server.output().contains("signalman serving"), server.output());
+        }
+        // ... and the same for --admin-token ""
+        CliRunner.Result flag = CliRunner.run("serve", "--port", "0", "--data", data.toString(), "--admin-token", "");
+        assertEquals(2, flag.code());
+        assertTrue(flag.err().contains("the admin token is empty"), flag.err());
+    }
+
+    @Test
     void afterKillMinus9MidLoadTheLogStillParsesAndReplays() throws Exception {
         Path decisions = data.resolve("decisions");
         try (ServeProcess server = ServeProcess.start(data, Map.of())) {
