@@ -10,9 +10,8 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ParsedRule;
-import io.signalman.engine.Phase;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.Ulid;
@@ -27,33 +26,16 @@ import java.util.Set;
  * The broker pack: org-aware message routing (SPEC 4.1, seed 003). Its one typed entry point is
  * {@link #decide(RuleBundle, BrokerMessage, boolean)}.
  */
-public final class BrokerPack implements PackDefinition, DecisionPack<BrokerMessage, RouteDecision> {
+public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecision> {
 
     public static final String NAME = "broker";
     public static final Set<String> PRIORITIES = Set.of("low", "normal", "high", "critical");
 
-    private static final List<Phase> PHASES = List.of(
-            new Phase("route", Phase.Kind.FIRST_MATCH),
-            new Phase("fan-out", Phase.Kind.ADDITIVE));
+    private static final PackShape SHAPE = PackShape.of(NAME, "route", BrokerTier.class);
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return PHASES;
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return "route";
+    public PackShape shape() {
+        return SHAPE;
     }
 
     @Override

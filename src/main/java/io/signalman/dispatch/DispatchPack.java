@@ -10,8 +10,7 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
-import io.signalman.engine.Phase;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
@@ -30,34 +29,15 @@ import java.util.Map;
  * rules (additive) weigh the features; the platform then resolves the agent, the session and the
  * model.
  */
-public final class DispatchPack implements PackDefinition, DecisionPack<InboundMessage, DispatchDecision> {
+public final class DispatchPack implements DecisionPack<InboundMessage, DispatchDecision> {
 
     public static final String NAME = "dispatch";
-    public static final String DISPATCH_GROUP = "dispatch";
-    public static final String SCORE_GROUP = "score";
 
-    private static final List<Phase> PHASES = List.of(
-            new Phase(DISPATCH_GROUP, Phase.Kind.FIRST_MATCH),
-            new Phase(SCORE_GROUP, Phase.Kind.ADDITIVE));
+    private static final PackShape SHAPE = PackShape.of(NAME, "dispatch", DispatchTier.class);
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return PHASES;
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return DISPATCH_GROUP;
+    public PackShape shape() {
+        return SHAPE;
     }
 
     /** Reads agents.json and config.json, and the rules' short names and lint findings from the DRL. */

@@ -71,7 +71,7 @@ public final class DispatchRuleIndex {
         }
         for (RuleDescr r : pkg.getRules()) {
             AttributeDescr group = r.getAttributes().get("agenda-group");
-            if (group == null || !DispatchPack.DISPATCH_GROUP.equals(unquote(group.getValue()))) {
+            if (group == null || !DispatchTier.DISPATCH.agendaGroup().equals(unquote(group.getValue()))) {
                 continue;
             }
             AnnotationDescr name = r.getAnnotation(NAME_ANNOTATION);

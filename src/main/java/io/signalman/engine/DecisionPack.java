@@ -10,12 +10,11 @@ import java.util.List;
  * it against a bundle, render the outcome, check the invariants. Each pack implements it once,
  * around its own typed {@code decide}; no caller reimplements a decision.
  */
-public interface DecisionPack<I, D> {
+public interface DecisionPack<I, D> extends PackDefinition {
 
-    PackDefinition definition();
-
-    default String name() {
-        return definition().name();
+    /** What the engine compiles: the pack itself, as the engine sees it. */
+    default PackDefinition definition() {
+        return this;
     }
 
     /** Strict parse of a client's JSON; errors name the field path. */

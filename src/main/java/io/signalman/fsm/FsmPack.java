@@ -10,9 +10,8 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ParsedRule;
-import io.signalman.engine.Phase;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.Refused;
 import io.signalman.engine.RuleBundle;
@@ -28,34 +27,21 @@ import java.util.Map;
  * {@code rules/fsm/<machine>.drl}; a machine's strategy-tier signal routes live beside it in
  * {@code <machine>.routes.drl} and belong to the signals pack.
  */
-public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmOutcome> {
+public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
 
     public static final String NAME = "fsm";
     static final String ROUTES_SUFFIX = ".routes.drl";
 
-    @Override
-    public String name() {
-        return NAME;
-    }
+    private static final PackShape SHAPE = PackShape.of(NAME, "transition", FsmTier.class);
 
     @Override
-    public PackDefinition definition() {
-        return this;
+    public PackShape shape() {
+        return SHAPE;
     }
 
     @Override
     public boolean includes(String path) {
         return path.startsWith("fsm/") && !path.endsWith(ROUTES_SUFFIX);
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return List.of(new Phase("transition", Phase.Kind.FIRST_MATCH));
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return "transition";
     }
 
     @Override

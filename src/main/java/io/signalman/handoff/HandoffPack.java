@@ -10,8 +10,7 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
-import io.signalman.engine.Phase;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
@@ -26,37 +25,16 @@ import java.util.Map;
  * turn means (rerun, a termination or routing signal, pause, end, default handoff), tier by tier;
  * {@link Handoffs} applies it to the conversation's state and {@code max_handoffs}.
  */
-public final class HandoffPack implements PackDefinition, DecisionPack<TurnInput, HandoffOutcome> {
+public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome> {
 
     public static final String NAME = "handoff";
-    /** The activation group every deciding handoff rule shares, across the four tiers. */
-    public static final String GROUP = "handoff";
 
-    /** Tiers, focused in this order: termination beats routing whatever the saliences say. */
-    private static final List<Phase> PHASES = List.of(
-            new Phase("tools", Phase.Kind.FIRST_MATCH),
-            new Phase(SignalRules.TERMINATE, Phase.Kind.FIRST_MATCH),
-            new Phase(SignalRules.ROUTE, Phase.Kind.FIRST_MATCH),
-            new Phase("no-signal", Phase.Kind.FIRST_MATCH));
+    /** One activation group ("handoff") across the four tiers: termination beats routing whatever the saliences say. */
+    private static final PackShape SHAPE = PackShape.of(NAME, "handoff", HandoffTier.class);
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return PHASES;
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return GROUP;
+    public PackShape shape() {
+        return SHAPE;
     }
 
     @Override

@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  */
 final class SignalRules {
 
-    static final String TERMINATE = "terminate";
-    static final String ROUTE = "route";
+    static final String TERMINATE = HandoffTier.TERMINATE.agendaGroup();
+    static final String ROUTE = HandoffTier.ROUTE.agendaGroup();
 
     private static final Pattern RULE = Pattern.compile("^\\s*rule\\s+\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final Pattern END = Pattern.compile("^\\s*end\\s*$");
