@@ -14,7 +14,6 @@ import io.signalman.engine.PackShape;
 import io.signalman.engine.ParsedRule;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.ArrayList;
@@ -76,7 +75,7 @@ public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecisi
     public Decision<RouteDecision> decide(RuleBundle bundle, BrokerMessage message, boolean explain) {
         CompiledPack pack = bundle.requirePack(NAME);
         Evaluation<RouteDecision> ev = pack.evaluate(List.of(message.fact()), explain, Route::toDecision);
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), ev.outcome(), ev);
+        return decision(bundle, ev.outcome(), ev);
     }
 
     @Override

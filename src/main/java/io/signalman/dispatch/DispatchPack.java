@@ -14,7 +14,6 @@ import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,8 +89,7 @@ public final class DispatchPack implements DecisionPack<InboundMessage, Dispatch
         Features features = FeatureExtractor.extract(message.text(), message.history());
         Evaluation<Dispatch.Result> ev = pack.evaluate(List.of(view, features), explain, Dispatch::result);
         DispatchDecision d = Resolver.resolve(ref, view, features, ev.outcome(), ev.decidedBy());
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d,
-                new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+        return decision(bundle, d, ev);
     }
 
     @Override

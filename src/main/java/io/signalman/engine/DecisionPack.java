@@ -40,6 +40,15 @@ public interface DecisionPack<I, D> extends PackDefinition {
     /** Decides one input against a bundle; blocking, call from a worker thread. */
     Decision<D> decide(RuleBundle bundle, I input, boolean explain);
 
+    /**
+     * A new decision of this pack on {@code bundle}: a fresh id, the bundle's revision, the pack's
+     * {@code outcome}, and the rules of the evaluation it came from.
+     */
+    default Decision<D> decision(RuleBundle bundle, D outcome, Evaluation<?> ev) {
+        return new Decision<>(Ulid.next(), name(), bundle.revision(), outcome,
+                new Evaluation<>(outcome, ev.fired(), ev.decidedBy(), ev.explain()));
+    }
+
     /** The pack-specific fields of a response, which are also what replay compares. */
     ObjectNode outcomeJson(D outcome);
 

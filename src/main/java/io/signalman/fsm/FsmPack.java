@@ -15,7 +15,6 @@ import io.signalman.engine.ParsedRule;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.Refused;
 import io.signalman.engine.RuleBundle;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.signalman.json.Payload;
@@ -108,8 +107,7 @@ public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
                             machines.validActions(s.machine(), s.currentState()))
                     : new FsmOutcome.GuardRejected(s.currentState(), step.action(), tried.stream().map(t -> t.rule().name()).toList());
         }
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), outcome,
-                new Evaluation<>(outcome, ev.fired(), ev.decidedBy(), ev.explain()));
+        return decision(bundle, outcome, ev);
     }
 
     /** {@code {"id", "action", "payload", "state_before"}}: a step as {@code signalman explain} takes it. */

@@ -14,7 +14,6 @@ import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.List;
@@ -73,8 +72,7 @@ public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome
         HandoffOutcome out = new HandoffOutcome(r.next(), said == null ? null : said.signal(),
                 said == null ? null : said.level(), r.state().handoffCount(), crew.maxHandoffs(), r.state(),
                 ref.terminationSignals(crew.name(), in.agent()));
-        Evaluation<HandoffOutcome> typed = new Evaluation<>(out, ev.fired(), ev.decidedBy(), ev.explain());
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), out, typed);
+        return decision(bundle, out, ev);
     }
 
     /** The turn body ({@code agent}, {@code response}, {@code tool_calls}), optionally with its state. */

@@ -11,7 +11,6 @@ import io.signalman.engine.Invariant;
 import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
-import io.signalman.engine.Ulid;
 import io.signalman.fsm.FsmInstance;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
@@ -69,7 +68,7 @@ public final class SignalsPack implements DecisionPack<SignalStep, SignalDecisio
         Evaluation<RouteAction.Chosen> ev = pack.evaluate(facts, explain, RouteAction::chosen);
         SignalDecision d = ev.decidedBy() == null || ev.outcome() == null ? SignalDecision.UNROUTED
                 : new SignalDecision(ev.outcome(), SignalTier.of(ev.decidedBy().agendaGroup()), false);
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d, new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+        return decision(bundle, d, ev);
     }
 
     /** A request with its recorded FSM state: {@code {"agent", "signal", "state_before"}} (for explain). */

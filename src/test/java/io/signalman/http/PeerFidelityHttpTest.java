@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Where go-agentic's crews behave differently from what Signalman did, Signalman follows them
- * (issue 19, SPEC 4.5): the default handoff order, a parallel group as one handoff that falls
- * through to the default handoff, and bracketed spans of at most 100 UTF-8 bytes. Over HTTP,
- * against the shipped crews.
+ * Where the seeds' systems behave differently from what Signalman did, Signalman follows them
+ * (issue 19): go-agentic's default handoff order, a parallel group as one handoff that falls
+ * through to the default handoff, bracketed spans of at most 100 UTF-8 bytes (SPEC 4.5); and
+ * synwire's routes over the payload as a whole (SPEC 4.2). Over HTTP, against the shipped rules.
  */
-class HandoffPeerHttpTest {
+class PeerFidelityHttpTest {
 
     private static final String BASE = "/v1/handoff/conversations";
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -43,6 +43,8 @@ class HandoffPeerHttpTest {
             server.close();
         }
     }
+
+    // ---- handoff (go-agentic) -------------------------------------------------------------------
 
     @Test
     void withoutTargetsTheDefaultHandoffGoesToTheFirstOtherAgentInCrewOrder() {
@@ -120,6 +122,42 @@ class HandoffPeerHttpTest {
 
         assertEquals("normalized", turn(create("exam"), "teacher", fits).get("match_level").asText());
         assertNext(turn(create("exam"), "teacher", tooLong), "agent", "student");
+    }
+
+    // ---- signals: routes over the whole payload (synwire) ------------------------------------
+
+    @Test
+    void aPayloadThatIsANonEmptyStringIsRoutedByItsText() {
+        JsonNode d = route("\"buy milk\"");
+
+        assertEquals("custom", d.at("/action/type").asText(), d.toString());
+        assertEquals("take-note", d.at("/action/value").asText());
+        assertEquals("the notetaker keeps a user message that is plain text", d.get("rule").asText());
+    }
+
+    @Test
+    void aNullOrAbsentPayloadIsRoutedAsNull() {
+        for (String payload : new String[] {"null", null}) {
+            JsonNode d = route(payload);
+
+            assertEquals("graceful_stop", d.at("/action/type").asText(), d.toString());
+            assertEquals("the notetaker stops on a user message without a payload", d.get("rule").asText());
+        }
+    }
+
+    @Test
+    void anEmptyStringOrAnObjectIsNeitherPlainTextNorNull() {
+        for (String payload : new String[] {"\"\"", "{\"text\": \"buy milk\"}", "42"}) {
+            JsonNode d = route(payload);
+
+            assertTrue(d.get("unrouted").asBoolean(), payload + " -> " + d);
+        }
+    }
+
+    private static JsonNode route(String payload) {
+        String body = "{\"agent\": \"notetaker\", \"signal\": {\"kind\": \"user_message\""
+                + (payload == null ? "" : ", \"payload\": " + payload) + "}}";
+        return json(post("/v1/signals/route", body), 200);
     }
 
     private static String create(String crew) {
