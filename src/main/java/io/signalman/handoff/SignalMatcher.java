@@ -51,9 +51,14 @@ public final class SignalMatcher {
         return signal != null && SIGNAL.matcher(signal).matches();
     }
 
+    /** True when {@code signal} is short enough to ever match: at most {@link #MAX_SPAN_BYTES} UTF-8 bytes. */
+    public static boolean fits(String signal) {
+        return signal != null && utf8Length(signal) <= MAX_SPAN_BYTES;
+    }
+
     /** The level at which {@code signal} occurs in {@code text}, or null when it does not. */
     public static Level match(String signal, String text) {
-        if (signal == null || text == null || signal.isEmpty() || utf8Length(signal) > MAX_SPAN_BYTES) {
+        if (signal == null || text == null || signal.isEmpty() || !fits(signal)) {
             return null;
         }
         if (text.contains(signal)) {
