@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * The broker pack: org-aware message routing (SPEC 4.1, seed 003). Its one typed entry point is
@@ -31,6 +32,14 @@ public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecisi
     public static final Set<String> PRIORITIES = Set.of("low", "normal", "high", "critical");
 
     private static final PackShape SHAPE = PackShape.of(NAME, "route", BrokerTier.class);
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link Route}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(Route.class, Message.class, AgentCard.class, OrgChart.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public PackShape shape() {

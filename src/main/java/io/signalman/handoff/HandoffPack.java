@@ -18,6 +18,7 @@ import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.List;
 import java.util.Map;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * The handoff pack: signal-based multi-agent handoff (SPEC 4.5, seed 001). The rules say what a
@@ -30,6 +31,14 @@ public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome
 
     /** One activation group ("handoff") across the four tiers: termination beats routing whatever the saliences say. */
     private static final PackShape SHAPE = PackShape.of(NAME, "handoff", HandoffTier.class);
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link Step}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(Step.class, Turn.class, Said.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public PackShape shape() {

@@ -18,6 +18,7 @@ import io.signalman.json.Payload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * Three-tier signal routing (SPEC 4.2, seed 000). Each tier is an agenda-group focused in tier
@@ -30,6 +31,14 @@ public final class SignalsPack implements DecisionPack<SignalStep, SignalDecisio
     public static final String NAME = "signals";
 
     private static final PackShape SHAPE = PackShape.of(NAME, "signal-route", SignalTier.class);
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link RouteAction}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(RouteAction.class, Signal.class, AgentFsm.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public PackShape shape() {
