@@ -512,7 +512,7 @@ class SignalsHttpTest {
                 names.add(r.get("name").asText());
             }
         });
-        assertEquals(12, names.size(), "the shipped signals pack: 6 agent, 3 plugin, 3 strategy routes: " + names);
+        assertEquals(14, names.size(), "the shipped signals pack: 8 agent, 3 plugin, 3 strategy routes: " + names);
         return names;
     }
 
