@@ -71,8 +71,8 @@ clean:
 
 ## Performance (SPEC 10): JMH over every pack's decide with the hand-written if-chain as the floor,
 ## a 10-million-decision heap soak, an HTTP load on 127.0.0.1 with the decision log on, and a
-## 1,000-rule reload, and a replay of a generated 5-million-record archive (plain and gzip, against a
-## python3 parse of the same lines). Results: target/bench/*.json and a table at the end.
+## 1,000-rule reload, a replay of a generated 5-million-record archive (plain and gzip, against a
+## python3 parse of the same lines), and durable state. Results: target/bench/*.json and a table at the end.
 BENCH_CP = target/test-classes:target/classes:$$(cat target/test-classpath.txt)
 # The test classpath carries the tests' logging (a DEBUG line per decision); benchmarks log as production does.
 BENCH_JAVA = java -Dorg.slf4j.simpleLogger.log.io.signalman.decisions=info -Dorg.slf4j.simpleLogger.log.io.signalman.requests=info
@@ -84,6 +84,7 @@ bench:
 	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.HttpLoad
 	$(BENCH_JAVA) -Xms1g -cp $(BENCH_CP) io.signalman.bench.ReloadBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.ReplayBench
+	$(BENCH_JAVA) -Xms1g -Xmx4g -cp $(BENCH_CP) io.signalman.bench.StateBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
 
 ## The replay benchmark alone (RECORDS=5000000 by default; a few minutes): target/bench/replay.json.
@@ -92,6 +93,14 @@ bench-replay:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	mkdir -p target/bench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.ReplayBench $(RECORDS)
+	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
+
+## Durable state alone (about 5 minutes): FSM and handoff HTTP rates in memory, durable, durable with
+## --fsync always; start-up with a million live conversations; the same million in H2's MVStore.
+bench-state:
+	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	mkdir -p target/bench
+	$(BENCH_JAVA) -Xms1g -Xmx4g -cp $(BENCH_CP) io.signalman.bench.StateBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
 
 ## The reload benchmark alone (a few minutes): target/bench/reload.json and its lines of the table.
