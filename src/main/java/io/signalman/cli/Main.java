@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | replay | explain} (SPEC 7). */
+/** {@code signalman serve | check | test | replay | explain} (SPEC 7). */
 public final class Main {
 
     static final String USAGE = """
@@ -16,6 +16,7 @@ public final class Main {
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
                        [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
               check    [rules-dir]
+              test     [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
               explain  <pack> <input.json> [--rules DIR] [--json]
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
@@ -41,6 +42,7 @@ public final class Main {
             return switch (argv[0]) {
                 case "serve" -> ServeCommand.run(rest, out, err, env);
                 case "check" -> CheckCommand.run(rest, out, err, env);
+                case "test" -> TestCommand.run(rest, out, err, env);
                 case "replay" -> ReplayCommand.run(rest, out, err, env);
                 case "explain" -> ExplainCommand.run(rest, out, err, env);
                 default -> throw new Args.UsageException("unknown command \"" + argv[0] + "\"");

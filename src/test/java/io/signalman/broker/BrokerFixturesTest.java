@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class BrokerFixturesTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/broker");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker");
 
     @Test
     void theHistoryHoldsAtLeastThreeHundredRecords() throws Exception {

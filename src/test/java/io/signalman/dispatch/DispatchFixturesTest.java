@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class DispatchFixturesTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/dispatch");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("dispatch");
 
     @Test
     void replayingTheHistoryAgainstTheShippedRulesChangesNothing() throws Exception {

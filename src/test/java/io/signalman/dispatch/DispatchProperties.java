@@ -63,7 +63,7 @@ class DispatchProperties {
     @Provide
     Arbitrary<DecisionRecord> recordedDecisions() {
         try {
-            Archive archive = Archive.read(List.of(Path.of("replay-fixtures/dispatch/history.jsonl")));
+            Archive archive = Archive.read(List.of(TestBundles.FIXTURES.resolve("dispatch/history.jsonl")));
             return Arbitraries.of(archive.files().get(0).entries().stream().map(Archive.Entry::record).toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class HandoffFixturesTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/handoff");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("handoff");
 
     private static ReplayReport replay() throws Exception {
         return new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));

@@ -45,7 +45,7 @@ class ReloadTest {
         rules = TestBundles.copyOfRules(tmp);
         fixtures = tmp.resolve("replay-fixtures");
         TestBundles.copyTree(TestBundles.FIXTURES, fixtures);
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(fixtures)
+        server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(fixtures)
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
     }
 
