@@ -1,6 +1,5 @@
 package io.signalman.scenario;
 
-import io.signalman.engine.RuleBundle;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,14 +20,10 @@ public final class Coverage {
      *
      * @param neverFiredInHistory what replaying the golden history left unfired ({@code ReplayReport.neverFired()})
      */
-    public static Map<String, List<String>> uncovered(Map<String, List<String>> neverFiredInHistory, ScenarioReport scenarios,
-                                                      RuleBundle bundle) {
+    public static Map<String, List<String>> uncovered(Map<String, List<String>> neverFiredInHistory, ScenarioReport scenarios) {
         Map<String, Set<String>> exercised = scenarios.exercised();
         Map<String, List<String>> out = new LinkedHashMap<>();
         neverFiredInHistory.forEach((pack, rules) -> {
-            if (bundle.pack(pack).isEmpty()) {
-                return;
-            }
             Set<String> fired = exercised.getOrDefault(pack, Set.of());
             List<String> left = rules.stream().filter(r -> !fired.contains(r)).toList();
             if (!left.isEmpty()) {
