@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
 import io.signalman.engine.CompiledPack;
-import io.signalman.scenario.Coverage;
-import io.signalman.scenario.ScenarioReport;
-import io.signalman.scenario.ScenarioRunner;
 import java.nio.file.Files;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,32 +18,21 @@ import org.junit.jupiter.api.Test;
  */
 class GoldenHistoryTest {
 
-    private static final String ACCEPT = "if the change is intended, run bin/signalman replay --accept replay-fixtures"
-            + " and review the diff of replay-fixtures/ before committing it; otherwise fix the rules";
-
-    private final ReplayReport report;
-
-    GoldenHistoryTest() throws Exception {
-        report = new Replayer(TestBundles.live(), null, null).replay(Archive.read(List.of(TestBundles.LIVE_FIXTURES)));
-    }
+    private static final BundleChecks LIVE = BundleChecks.run(TestBundles.live(), TestBundles.LIVE_FIXTURES);
 
     @Test
     void everyRecordedDecisionComesOutAgainAndNoInvariantBreaks() {
-        assertTrue(report.passed(), () -> report.toText() + "\n" + ACCEPT);
-        assertEquals(report.records(), report.unchanged(), ACCEPT);
+        assertTrue(LIVE.historyPasses(), () -> LIVE.why(TestBundles.LIVE_RULES));
     }
 
     @Test
     void everyScenarioBesideTheRulesPasses() {
-        ScenarioReport scenarios = ScenarioRunner.run(TestBundles.live());
-        assertTrue(scenarios.passed(), () -> scenarios.toText(TestBundles.LIVE_RULES)
-                + "\na scenario states what the rules must decide: fix the rules, or the scenario if the rule change is meant");
+        assertTrue(LIVE.scenarios().passed(), () -> LIVE.why(TestBundles.LIVE_RULES));
     }
 
     @Test
     void everyRuleOfEveryPackIsExercisedByTheHistoryOrAScenario() {
-        Map<String, List<String>> uncovered = Coverage.uncovered(report.neverFired(), ScenarioRunner.run(TestBundles.live()));
-        assertEquals(Map.of(), uncovered, () -> Coverage.advice(uncovered));
+        assertEquals(Map.of(), LIVE.uncovered(), () -> LIVE.why(TestBundles.LIVE_RULES));
     }
 
     @Test
@@ -55,7 +40,7 @@ class GoldenHistoryTest {
         for (CompiledPack pack : TestBundles.live().packs().values()) {
             assertTrue(Files.isDirectory(TestBundles.LIVE_FIXTURES.resolve(pack.name())), "no replay-fixtures/" + pack.name());
             assertTrue(Files.isDirectory(TestBundles.LIVE_RULES.resolve(pack.name()).resolve("scenarios")),
-                    "no rules/" + pack.name() + "/scenarios");
+                    "no rules/" + pack.name() + "/scenarios: add scenarios for its rules (see rules/README.md)");
         }
     }
 }
