@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test check replay fixtures format-check bench bench-reload clean
+.PHONY: build run test check replay fixtures seed-bundle format-check bench bench-reload clean
 
 build: $(JAR)
 
@@ -21,9 +21,10 @@ run: build
 test: format-check
 	mvn -B -Dstyle.color=never verify
 
-## Compile and lint rules/ as the server would load it.
+## Compile and lint rules/ as the server would load it, then run every pack's scenarios.
 check: build
 	bin/signalman check rules
+	bin/signalman test rules
 
 ## Replay the golden history against rules/ (RULES=dir to try other rules). With BASELINE=<git-rev>,
 ## compare with the rules of that revision instead of the recorded decisions (checked out in a
@@ -46,6 +47,14 @@ PACKS ?= all
 fixtures:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.replay.FixtureRecorder replay-fixtures $(PACKS)
+
+## Platform developers only, never for a rule change: when a change to the platform itself (SPEC)
+## changes what the seeds decide, refresh the frozen seed bundle that the Java tests compare with
+## the seeds' reference routers (src/test/resources/seed-bundle) from rules/ and replay-fixtures/.
+SEED := src/test/resources/seed-bundle
+seed-bundle:
+	rm -rf $(SEED)/rules $(SEED)/replay-fixtures
+	cp -r rules replay-fixtures $(SEED)/
 
 ## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
 format-check:
