@@ -58,7 +58,7 @@ seed-bundle:
 
 ## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
 format-check:
-	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' 'Makefile' | while read -r f; do \
+	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' '*.yaml' 'Makefile' | while read -r f; do \
 	  [ -f "$$f" ] || continue; \
 	  if grep -q $$'\r' "$$f"; then echo "$$f: CRLF line endings"; fi; \
 	  if [ -s "$$f" ] && [ -n "$$(tail -c1 "$$f")" ]; then echo "$$f: no final newline"; fi; \
