@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test postgres check replay fixtures format-check bench bench-reload bench-state bench-replay clean
+.PHONY: build run test postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean
 
 build: $(JAR)
 
@@ -29,9 +29,10 @@ postgres:
 	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo -n); \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq postgresql >/dev/null; }
 
-## Compile and lint rules/ as the server would load it.
+## Compile and lint rules/ as the server would load it, then run every pack's scenarios.
 check: build
 	bin/signalman check rules
+	bin/signalman test rules
 
 ## Replay the golden history against rules/ (RULES=dir to try other rules). With BASELINE=<git-rev>,
 ## compare with the rules of that revision instead of the recorded decisions (checked out in a
@@ -55,9 +56,17 @@ fixtures:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.replay.FixtureRecorder replay-fixtures $(PACKS)
 
+## Platform developers only, never for a rule change: when a change to the platform itself (SPEC)
+## changes what the seeds decide, refresh the frozen seed bundle that the Java tests compare with
+## the seeds' reference routers (src/test/resources/seed-bundle) from rules/ and replay-fixtures/.
+SEED := src/test/resources/seed-bundle
+seed-bundle:
+	rm -rf $(SEED)/rules $(SEED)/replay-fixtures
+	cp -r rules replay-fixtures $(SEED)/
+
 ## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
 format-check:
-	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' 'Makefile' | while read -r f; do \
+	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' '*.yaml' 'Makefile' | while read -r f; do \
 	  [ -f "$$f" ] || continue; \
 	  if grep -q $$'\r' "$$f"; then echo "$$f: CRLF line endings"; fi; \
 	  if [ -s "$$f" ] && [ -n "$$(tail -c1 "$$f")" ]; then echo "$$f: no final newline"; fi; \

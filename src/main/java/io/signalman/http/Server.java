@@ -16,6 +16,7 @@ import io.signalman.fsm.FsmService;
 import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
 import io.signalman.StateSpecs;
+import io.signalman.scenario.ScenarioGate;
 import io.signalman.state.LocalAnswers;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
@@ -30,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Signalman: the engine with its bundle and its reload gate (the golden history, no
- * orphaned FSM state), a watcher that reloads when the rules or fixtures change, the decision
+ * A running Signalman: the engine with its bundle and its reload gate (the golden history, the
+ * bundle's scenarios, no orphaned FSM state), a watcher that reloads when the rules or fixtures change, the decision
  * log, Vert.x with the HTTP API and the event-bus addresses. {@link #close()} is the graceful shutdown: stop accepting, finish what
  * is in flight, write the decision log to disk, stop Vert.x.
  */
@@ -117,7 +118,8 @@ public final class Server implements AutoCloseable {
                     answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock());
                 }
             }
-            Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
+            Gate gate = new ReplayGate(config.fixtures()).and(new ScenarioGate())
+                    .and(new OrphanGate(stores.named(FsmService.STORE)));
             Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
             loaded.set(engine);
             metrics.count(engine);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
@@ -47,7 +48,7 @@ class DispatchHttpTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBlockedWarnMs(200));
+        server = Server.start(TestBundles.seedServer().withData(data).withBlockedWarnMs(200));
     }
 
     @AfterAll
@@ -169,7 +170,7 @@ class DispatchHttpTest {
                 lines.addAll(Files.readAllLines(p));
             }
         }
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBlockedWarnMs(200));
+        server = Server.start(TestBundles.seedServer().withData(data).withBlockedWarnMs(200));
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"logged-dispatch\"") && l.contains("\"endpoint\":\"/v1/dispatch\"")
                 && l.contains("\"pack\":\"dispatch\"")));
     }

@@ -104,7 +104,7 @@ final class HandoffFixtures {
 
     /** Records into {@code replay-fixtures/handoff/history.jsonl} under the shipped rules. */
     static void recordInto(Path out) throws Exception {
-        record(TestBundles.RULES, out.resolve("handoff/history.jsonl"));
+        record(TestBundles.LIVE_RULES, out.resolve("handoff/history.jsonl"));
     }
 
     /** Records the handoff history alone (FixtureRecorder records every pack's). */

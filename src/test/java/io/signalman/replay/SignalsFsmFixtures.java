@@ -16,7 +16,7 @@ final class SignalsFsmFixtures {
     }
 
     static void record(Path fixtures) throws Exception {
-        try (ScriptedRecording s = new ScriptedRecording(TestBundles.RULES)) {
+        try (ScriptedRecording s = new ScriptedRecording(TestBundles.LIVE_RULES)) {
             reviewFlow(s);
             transaction(s);
             signals(s);
