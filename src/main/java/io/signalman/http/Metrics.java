@@ -2,11 +2,19 @@ package io.signalman.http;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.Decision;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleInfo;
+import io.signalman.state.StateStores;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.Label;
@@ -44,6 +52,7 @@ public final class Metrics {
     private final ConcurrentMap<String, ConcurrentMap<String, Counter>> fired = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> decisions = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
+    private JvmGcMetrics gc;
 
     /** Workers held by rules that did not stop at their deadline (see {@code Deadline#stuckWorkers}). */
     private void stuckWorkers() {
@@ -74,6 +83,50 @@ public final class Metrics {
     public void clusterMembers(java.util.function.Supplier<Integer> members) {
         io.micrometer.core.instrument.Gauge.builder("signalman.cluster.members", members, m -> m.get())
                 .description("cluster members this node sees, itself included").strongReference(true).register(registry);
+    }
+
+    /**
+     * The JVM's heap and non-heap pools, garbage collections, threads, classes and CPU (issue
+     * 17.3): memory pressure shows in {@code jvm_memory_used_bytes} and {@code jvm_gc_pause_seconds}
+     * long before an {@code OutOfMemoryError} (on which the launcher makes the process exit).
+     */
+    public void jvm() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+    }
+
+    /**
+     * The decision log (issue 17.2): {@code signalman_decision_log_available} (0 while the disk
+     * refuses writes and decisions get 503), its outages, and the records written.
+     */
+    public void decisionLog(DecisionLog log) {
+        Gauge.builder("signalman.decision.log.available", log, l -> l.available() ? 1 : 0)
+                .description("1 while the decision log writes, 0 while it cannot (decisions are refused)").register(registry);
+        FunctionCounter.builder("signalman.decision.log.outages", log, DecisionLog::outages)
+                .description("times the disk started refusing the decision log's writes").register(registry);
+        FunctionCounter.builder("signalman.decision.log.records", log, DecisionLog::written)
+                .description("decision records written to the log").register(registry);
+    }
+
+    /** A gauge read from {@code value} at every scrape. */
+    public void gauge(String name, String description, java.util.function.Supplier<Number> value) {
+        Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).strongReference(true).register(registry);
+    }
+
+    /** A counter registered once per name and tags; increment it from any thread. */
+    public Counter counter(String name, String description, String... tags) {
+        return Counter.builder(name).tags(tags).description(description).register(registry);
+    }
+
+    /** Stops what the JVM binders started (the GC listener). */
+    public void close() {
+        if (gc != null) {
+            gc.close();
+        }
     }
 
     /**
