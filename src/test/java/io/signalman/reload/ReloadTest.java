@@ -26,12 +26,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Hot reload with its gate (SPEC 3.6): a changed rule goes live when it compiles and the golden
  * history accepts it, and is refused, with its reasons, when it does not compile, changes a
- * recorded decision that was not accepted, breaks an invariant, or strands live FSM state.
+ * recorded decision that was not accepted, fails a scenario, breaks an invariant, or strands live
+ * FSM state.
  */
 class ReloadTest {
 
     private static final String TOKEN = "reload-test-token";
     private static final String TOOL = "decide.primary(\"sr-director-tooling\")";
+    private static final String SCENARIOS = "broker/scenarios/routing.yaml";
+    /** What the broker's scenario for a new tool expects, in the seed bundle. */
+    private static final String TOOL_SCENARIO = "primary_recipients: [sr-director-tooling]";
 
     @TempDir
     Path tmp;
@@ -45,7 +49,7 @@ class ReloadTest {
         rules = TestBundles.copyOfRules(tmp);
         fixtures = tmp.resolve("replay-fixtures");
         TestBundles.copyTree(TestBundles.FIXTURES, fixtures);
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(fixtures)
+        server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(fixtures)
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
     }
 
@@ -58,6 +62,7 @@ class ReloadTest {
     void aGoodChangeWhoseFixturesWereAcceptedGoesLiveWithinSecondsWithoutARestart() throws Exception {
         String before = revision();
         TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        TestBundles.edit(rules.resolve(SCENARIOS), TOOL_SCENARIO, "primary_recipients: [sr-director-tooling, tool-smith]");
         assertEquals(0, CliRunner.run("replay", "--rules", rules.toString(), "--accept", fixtures.toString()).code());
 
         Await.until(Duration.ofSeconds(20), "the watcher to load the new rules", () -> !revision().equals(before));
@@ -116,6 +121,23 @@ class ReloadTest {
         JsonNode errors = Json.parse(res.body()).get("details").get("errors");
         assertTrue(errors.get(0).get("file").asText().endsWith("broker/history.jsonl"), errors.toString());
         assertTrue(errors.get(0).get("message").asText().contains("primary_recipients"), errors.toString());
+        assertEquals(before, revision());
+    }
+
+    @Test
+    void aFailingScenarioRefusesTheReloadNamingTheScenarioItsFileAndWhatCameOut() throws Exception {
+        String before = revision();
+        TestBundles.edit(rules.resolve(SCENARIOS), TOOL_SCENARIO, "primary_recipients: [tool-smith]");
+
+        HttpResponse<String> res = reload(TOKEN);
+
+        assertEquals(422, res.statusCode());
+        JsonNode errors = Json.parse(res.body()).get("details").get("errors");
+        assertEquals(1, errors.size(), errors.toString());
+        assertEquals(SCENARIOS, errors.get(0).get("file").asText());
+        assertTrue(errors.get(0).get("line").asInt() > 1, errors.toString());
+        assertEquals("scenario \"a newly installed tool goes to the Sr. Director of Tooling at low priority\" fails:"
+                + " primary_recipients: expected [\"tool-smith\"], got [\"sr-director-tooling\"]", errors.get(0).get("message").asText());
         assertEquals(before, revision());
     }
 
