@@ -47,6 +47,8 @@ import java.util.concurrent.ConcurrentMap;
 public final class Metrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Counts what the gauges of a scrape read (the state entries), once per scrape. */
+    private volatile Runnable beforeScrape = () -> { };
     private final ConcurrentMap<String, ConcurrentMap<String, Counter>> fired = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> decisions = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
@@ -133,7 +135,12 @@ public final class Metrics {
      * GET answers 410), and {@code signalman_state_expired} removed by retention since start.
      * Counted when scraped (a pass over the stores' maps).
      */
-    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> counts) {
+    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> source) {
+        // One pass per scrape, not one per gauge: the eight gauges read what scrape() counted.
+        java.util.concurrent.atomic.AtomicReference<java.util.Map<String, long[]>> last =
+                new java.util.concurrent.atomic.AtomicReference<>(source.get());
+        beforeScrape = () -> last.set(source.get());
+        java.util.function.Supplier<java.util.Map<String, long[]>> counts = last::get;
         java.util.Map<String, long[]> now = counts.get();
         String[] statuses = {"live", "finished", "expired"};
         for (String store : now.keySet()) {
@@ -174,6 +181,7 @@ public final class Metrics {
 
     /** The Prometheus text exposition (format 0.0.4). Walks every meter: call it off the event loop. */
     public String scrape() {
+        beforeScrape.run();
         return registry.scrape();
     }
 

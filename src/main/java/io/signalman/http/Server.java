@@ -2,6 +2,7 @@ package io.signalman.http;
 
 import io.signalman.Packs;
 import io.signalman.cluster.Cluster;
+import io.signalman.cluster.ClusterState;
 import io.signalman.cluster.ClusterView;
 import io.signalman.cluster.StateDatabase;
 import io.signalman.decisionlog.DecisionLog;
@@ -15,6 +16,7 @@ import io.signalman.fsm.FsmService;
 import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
 import io.signalman.StateSpecs;
+import io.signalman.scenario.ScenarioGate;
 import io.signalman.state.LocalAnswers;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
@@ -29,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Signalman: the engine with its bundle and its reload gate (the golden history, no
- * orphaned FSM state), a watcher that reloads when the rules or fixtures change, the decision
+ * A running Signalman: the engine with its bundle and its reload gate (the golden history, the
+ * bundle's scenarios, no orphaned FSM state), a watcher that reloads when the rules or fixtures change, the decision
  * log, Vert.x with the HTTP API and the event-bus addresses. {@link #close()} is the graceful shutdown: stop accepting, finish what
  * is in flight, write the decision log to disk, stop Vert.x.
  */
@@ -50,15 +52,19 @@ public final class Server implements AutoCloseable {
     /** A single node's state and idempotency answers (null in a cluster; answers null in memory). */
     private final LocalState local;
     private final LocalAnswers answers;
+    /** A cluster member's state upkeep (null alone). */
+    private final ClusterState clusterState;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
-                   BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics) {
+                   BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
+                   ClusterState clusterState) {
         this.metrics = metrics;
         this.local = local;
         this.answers = answers;
+        this.clusterState = clusterState;
         this.vertx = vertx;
         this.engine = engine;
         this.log = log;
@@ -93,6 +99,7 @@ public final class Server implements AutoCloseable {
         DecisionLog log = null;
         LocalState local = null;
         LocalAnswers answers = null;
+        ClusterState clusterState = null;
         try {
             log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
@@ -100,7 +107,8 @@ public final class Server implements AutoCloseable {
             List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
             StateStores stores;
             if (cluster != null) {
-                stores = cluster.stores();
+                clusterState = cluster.state(config.state(), specs);
+                stores = clusterState.stores();
             } else {
                 local = config.state().durable()
                         ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync())
@@ -110,7 +118,8 @@ public final class Server implements AutoCloseable {
                     answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock());
                 }
             }
-            Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
+            Gate gate = new ReplayGate(config.fixtures()).and(new ScenarioGate())
+                    .and(new OrphanGate(stores.named(FsmService.STORE)));
             Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
             loaded.set(engine);
             metrics.count(engine);
@@ -130,6 +139,10 @@ public final class Server implements AutoCloseable {
                 metrics.state(local::counts);
                 local.start();
             }
+            if (clusterState != null) {
+                metrics.state(clusterState::counts);
+                clusterState.start();
+            }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();
@@ -148,7 +161,7 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics);
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState);
         } catch (BundleException | RuntimeException e) {
             metrics.close();
             vertx.close().await();
@@ -160,6 +173,9 @@ public final class Server implements AutoCloseable {
             }
             if (answers != null) {
                 answers.close();
+            }
+            if (clusterState != null) {
+                clusterState.close();
             }
             throw e;
         }
@@ -236,6 +252,9 @@ public final class Server implements AutoCloseable {
         }
         LOG.info("shutting down: finishing in-flight requests");
         watcher.close();
+        if (clusterState != null) {
+            clusterState.close();
+        }
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
 import java.io.IOException;
@@ -190,7 +191,7 @@ class ServeProcessTest {
             Path last = files.sorted().reduce((a, b) -> b).orElseThrow();
             Files.writeString(last, "{\"decision_id\":\"01TORN\",\"at\":\"2026-", StandardOpenOption.APPEND);
         }
-        CliRunner.Result replay = CliRunner.run("replay", "--rules", "rules", decisions.toString());
+        CliRunner.Result replay = CliRunner.run("replay", "--rules", TestBundles.RULES.toString(), decisions.toString());
         assertEquals(0, replay.code(), replay.out() + replay.err());
         assertTrue((replay.out() + replay.err()).contains("torn last line skipped"), replay.out() + replay.err());
     }

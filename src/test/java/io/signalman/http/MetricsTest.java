@@ -34,7 +34,7 @@ class MetricsTest {
     @BeforeEach
     void start() throws Exception {
         rules = TestBundles.copyOfRules(tmp);
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(TestBundles.FIXTURES)
+        server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(TestBundles.FIXTURES)
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
     }
 
