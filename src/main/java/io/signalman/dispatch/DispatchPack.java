@@ -111,7 +111,7 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
         Evaluation<Dispatch.Result> ev = pack.evaluate(List.of(view, features), explain, Dispatch::result);
         DispatchDecision d = Resolver.resolve(ref, view, features, ev.outcome(), ev.decidedBy());
         return new Decision<>(Ulid.next(), NAME, bundle.revision(), d,
-                new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+                ev.withOutcome(d));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.signalman.engine;
 
+import io.signalman.engine.explain.Explainer;
+import io.signalman.engine.explain.RuleConditions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -27,6 +29,8 @@ public final class CompiledPack {
     private final ReferenceData reference;
     private final SessionPool pool;
     private final LongAdder[] fireCounts;
+    /** Every rule's conditions, parsed for explain on its first use (most packs are never explained). */
+    private volatile Map<String, RuleConditions> conditions;
 
     CompiledPack(PackDefinition definition, KieBase kieBase, List<ParsedRule> parsed, ReferenceData reference) {
         List<RuleInfo> rules = parsed.stream().map(ParsedRule::info).toList();
@@ -81,13 +85,17 @@ public final class CompiledPack {
         List<RuleInfo> fired;
         R outcome;
         List<Evaluation.Considered> considered = null;
+        Explainer explainer = null;
         try {
             fired = List.copyOf(session.run(facts, explain));
             @SuppressWarnings("unchecked")
             C collector = (C) session.collector();
             outcome = read.apply(collector);
             if (explain) {
-                considered = explain(session, fired);
+                List<Object> seen = new ArrayList<>(facts);
+                seen.addAll(reference.facts());
+                explainer = new Explainer(conditions(), seen);
+                considered = explain(session, fired, explainer);
             }
         } catch (RuntimeException e) {
             pool.discard(session);
@@ -103,10 +111,24 @@ public final class CompiledPack {
                 decidedBy = r;
             }
         }
-        return new Evaluation<>(outcome, fired, decidedBy, considered);
+        return new Evaluation<>(outcome, fired, decidedBy, considered, explainer);
     }
 
-    private List<Evaluation.Considered> explain(PackSession session, List<RuleInfo> fired) {
+    /** The conditions of every rule by name, parsed once per compiled pack. */
+    public Map<String, RuleConditions> conditions() {
+        Map<String, RuleConditions> c = conditions;
+        if (c == null) {
+            Map<String, RuleConditions> built = new HashMap<>();
+            for (ParsedRule r : parsed) {
+                built.put(r.info().name(), RuleConditions.of(r.descr()));
+            }
+            c = Map.copyOf(built);
+            conditions = c;
+        }
+        return c;
+    }
+
+    private List<Evaluation.Considered> explain(PackSession session, List<RuleInfo> fired, Explainer explainer) {
         List<Evaluation.Considered> out = new ArrayList<>(rules.size());
         for (RuleInfo r : rules) {
             Evaluation.Status status;
@@ -117,7 +139,8 @@ public final class CompiledPack {
             } else {
                 status = Evaluation.Status.NOT_MATCHED;
             }
-            out.add(new Evaluation.Considered(r, status));
+            out.add(new Evaluation.Considered(r, status,
+                    status == Evaluation.Status.NOT_MATCHED ? explainer.check(r.name()) : null));
         }
         return out;
     }

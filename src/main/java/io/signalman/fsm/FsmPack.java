@@ -123,7 +123,7 @@ public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmO
                     : new FsmOutcome.GuardRejected(s.currentState(), step.action(), tried.stream().map(t -> t.rule().name()).toList());
         }
         return new Decision<>(Ulid.next(), NAME, bundle.revision(), outcome,
-                new Evaluation<>(outcome, ev.fired(), ev.decidedBy(), ev.explain()));
+                ev.withOutcome(outcome));
     }
 
     /** {@code {"id", "action", "payload", "state_before"}}: a step as {@code signalman explain} takes it. */

@@ -95,7 +95,7 @@ public final class HandoffPack implements PackDefinition, DecisionPack<TurnInput
         HandoffOutcome out = new HandoffOutcome(r.next(), said == null ? null : said.signal(),
                 said == null ? null : said.level(), r.state().handoffCount(), crew.maxHandoffs(), r.state(),
                 ref.terminationSignals(crew.name(), in.agent()));
-        Evaluation<HandoffOutcome> typed = new Evaluation<>(out, ev.fired(), ev.decidedBy(), ev.explain());
+        Evaluation<HandoffOutcome> typed = ev.withOutcome(out);
         return new Decision<>(Ulid.next(), NAME, bundle.revision(), out, typed);
     }
 

@@ -84,7 +84,7 @@ public final class SignalsPack implements PackDefinition, DecisionPack<SignalSte
         Evaluation<String[]> ev = pack.evaluate(facts, explain, (RouteAction a) -> new String[] {a.type(), a.value()});
         SignalDecision d = ev.decidedBy() == null || ev.outcome()[0] == null ? SignalDecision.unroutedSignal()
                 : new SignalDecision(ev.outcome()[0], ev.outcome()[1], ev.decidedBy().agendaGroup(), false);
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d, new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d, ev.withOutcome(d));
     }
 
     /** A request with its recorded FSM state: {@code {"agent", "signal", "state_before"}} (for explain). */
