@@ -17,10 +17,38 @@ public final class Main {
                        [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
               check    [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
-              explain  <pack> <input.json> [--rules DIR] [--json]
+              explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {
+    }
+
+    /**
+     * One command's lines of {@link #USAGE} (its own line and the flag lines under it), so that
+     * every command answers {@code --help} with exactly what the overall usage says about it.
+     */
+    static String usageOf(String command) {
+        StringBuilder sb = new StringBuilder();
+        boolean in = false;
+        for (String line : USAGE.lines().toList()) {
+            if (line.startsWith("  ") && !line.startsWith("   ")) {
+                in = line.strip().startsWith(command + " ");
+                if (in) {
+                    sb.append("usage: signalman ").append(line.strip().replaceFirst("\\s+", " ")).append('\n');
+                }
+            } else if (in && line.startsWith("   ")) {
+                sb.append("         ").append(line.strip()).append('\n');
+            } else {
+                in = false;
+            }
+        }
+        if (sb.isEmpty()) {
+            return null;
+        }
+        if ("serve".equals(command)) {
+            sb.append(USAGE.lines().reduce((x, y) -> y).orElse("")).append('\n');
+        }
+        return sb.toString().stripTrailing();
     }
 
     public static void main(String[] argv) {
@@ -37,6 +65,13 @@ public final class Main {
             return argv.length == 0 ? 2 : 0;
         }
         String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
+        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) {
+            String usage = usageOf(argv[0]);
+            if (usage != null) {
+                out.println(usage);
+                return 0;
+            }
+        }
         try {
             return switch (argv[0]) {
                 case "serve" -> ServeCommand.run(rest, out, err, env);

@@ -41,19 +41,18 @@ final class TransitionReader {
     /** "machine|from|action" of a transition rule, or null when the rule does not say all three. */
     static String key(ParsedRule rule) {
         TransitionReader r = new TransitionReader(Map.of());
-        String[] found = r.scan(rule);
+        String[] found = r.scan(rule, new ArrayList<>());
         return found[0] == null || found[1] == null || found[2] == null ? null : found[0] + "|" + found[1] + "|" + found[2];
     }
 
-    /** Machine, from-state, action and "guarded" (non-null when the rule has other conditions). */
-    private String[] scan(ParsedRule rule) {
+    /** Machine, from-state and action; every other condition, as written, goes to {@code guards}. */
+    private String[] scan(ParsedRule rule, List<String> guards) {
         String machine = null;
         String from = null;
         String action = null;
-        boolean guarded = false;
         for (BaseDescr d : rule.descr().getLhs().getDescrs()) {
             if (!(d instanceof PatternDescr p)) {
-                guarded = true;
+                guards.add(d.getText() == null ? d.toString() : d.getText());
                 continue;
             }
             for (BaseDescr c : p.getConstraint().getDescrs()) {
@@ -67,19 +66,19 @@ final class TransitionReader {
                 } else if ("Action".equals(p.getObjectType()) && "name".equals(field)) {
                     action = m.group(2);
                 } else {
-                    guarded = true;
+                    guards.add(expr.strip());
                 }
             }
         }
-        return new String[] {machine, from, action, guarded ? "guarded" : null};
+        return new String[] {machine, from, action};
     }
 
     void read(ParsedRule rule) {
-        String[] found = scan(rule);
+        List<String> guards = new ArrayList<>();
+        String[] found = scan(rule, guards);
         String machine = found[0];
         String from = found[1];
         String action = found[2];
-        boolean guarded = found[3] != null;
         Matcher to = TARGET.matcher(String.valueOf(rule.descr().getConsequence()));
         String target = to.find() ? to.group(1) : null;
         if (target != null && to.find()) {
@@ -102,7 +101,7 @@ final class TransitionReader {
             error(rule, "goes to state \"" + target + "\", which machine " + machine + " does not declare; its states: "
                     + m.states());
         } else {
-            transitions.add(new Transition(machine, from, action, target, guarded, rule.info()));
+            transitions.add(new Transition(machine, from, action, target, guards, rule.info()));
         }
     }
 

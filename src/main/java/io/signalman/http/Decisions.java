@@ -8,6 +8,7 @@ import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Engine;
+import io.signalman.engine.Refused;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.InputException;
 import io.signalman.state.StateStore;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +71,49 @@ public final class Decisions {
 
     /** Decides one request body. Runs on a worker thread. */
     public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain) throws InputException {
+        return decide(pack, endpoint, body, explain, null);
+    }
+
+    /**
+     * Decides one request body; with {@code whyNot}, the answer also carries {@code why_not}: that
+     * rule's every constraint against this input. Runs on a worker thread.
+     */
+    public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
+            throws InputException {
         I input = pack.parseInput(Json.parse(body));
-        return Json.bytes(decideParsed(pack, endpoint, engine.bundle(), input, explain));
+        RuleBundle bundle = engine.bundle();
+        requireRule(bundle, pack, whyNot);
+        return Json.bytes(decideParsed(pack, endpoint, bundle, input, explain, whyNot));
+    }
+
+    /**
+     * Refuses (422 {@code unknown_rule}) a {@code why_not} that names no rule of the pack, before
+     * anything is decided or logged.
+     */
+    public void requireRule(DecisionPack<?, ?> pack, String rule) {
+        requireRule(engine.bundle(), pack, rule);
+    }
+
+    private static void requireRule(RuleBundle bundle, DecisionPack<?, ?> pack, String rule) {
+        if (rule == null) {
+            return;
+        }
+        List<String> names = bundle.requirePack(pack.name()).rules().stream().map(io.signalman.engine.RuleInfo::name).toList();
+        if (!names.contains(rule)) {
+            throw new Refused(Refused.Kind.UNPROCESSABLE, "unknown_rule", "why_not names no rule of pack " + pack.name()
+                    + ": \"" + rule + "\"; its rules: " + names.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(", ")));
+        }
+    }
+
+    /** Adds {@code why_not} for {@code rule} to a response (nothing when no rule was asked about). */
+    public static ObjectNode withWhyNot(ObjectNode out, Decision<?> d, String rule) {
+        if (rule != null) {
+            ObjectNode answer = d.whyNotJson(rule);
+            if (answer != null) {
+                out.set("why_not", answer);
+            }
+        }
+        return out;
     }
 
     /**
@@ -79,6 +122,12 @@ public final class Decisions {
      * The whole batch is decided against one bundle.
      */
     public <I, D> byte[] decideBatch(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain)
+            throws InputException {
+        return decideBatch(pack, endpoint, body, explain, null);
+    }
+
+    /** A batch where every item's answer carries {@code why_not} for the same rule. */
+    public <I, D> byte[] decideBatch(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
             throws InputException {
         List<I> inputs = new ArrayList<>();
         List<JsonNode> items = items(body);
@@ -90,9 +139,10 @@ public final class Decisions {
             }
         }
         RuleBundle bundle = engine.bundle();
+        requireRule(bundle, pack, whyNot);
         ArrayNode out = Json.array();
         for (I input : inputs) {
-            out.add(decideParsed(pack, endpoint, bundle, input, explain));
+            out.add(decideParsed(pack, endpoint, bundle, input, explain, whyNot));
         }
         return Json.bytes(out);
     }
@@ -118,8 +168,9 @@ public final class Decisions {
     }
 
     private <I, D> ObjectNode decideParsed(DecisionPack<I, D> pack, String endpoint, RuleBundle bundle, I input,
-                                           boolean explain) {
-        return commit(pack, endpoint, input, pack.decide(bundle, input, explain));
+                                           boolean explain, String whyNot) {
+        Decision<D> d = pack.decide(bundle, input, explain || whyNot != null);
+        return withWhyNot(commit(pack, endpoint, input, d), d, whyNot);
     }
 
     private static List<JsonNode> items(byte[] body) throws InputException {

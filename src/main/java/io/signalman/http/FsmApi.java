@@ -43,7 +43,7 @@ final class FsmApi implements ApiModule {
     public void addresses(Api api) {
         api.replyWith(ADDRESS, (body, explain) -> {
             ActionRequest r = ActionRequest.parse(Json.parse(body), true);
-            return reply(apply(api, r.id(), r, explain));
+            return reply(apply(api, r.id(), r, explain, null));
         });
     }
 
@@ -94,7 +94,8 @@ final class FsmApi implements ApiModule {
         byte[] body = Api.bodyBytes(ctx);
         String id = ctx.pathParam("id");
         boolean explain = Api.explain(ctx);
-        api.respond(ctx, () -> reply(apply(api, id, ActionRequest.parse(Json.parse(body), false), explain)));
+        String whyNot = Api.whyNot(ctx);
+        api.respond(ctx, () -> reply(apply(api, id, ActionRequest.parse(Json.parse(body), false), explain, whyNot)));
     }
 
 
@@ -104,9 +105,11 @@ final class FsmApi implements ApiModule {
     }
 
     /** Applies the action and logs the decision, refusals included (they are decisions too). */
-    private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain) {
+    private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain, String whyNot) {
+        api.decisions().requireRule(Packs.FSM, whyNot);
         FsmService.Applied a = service(api).act(id, r.action(), r.payload(), explain);
-        ObjectNode out = api.decisions().commit(Packs.FSM, ACTIONS, a.step(), a.decision());
+        ObjectNode out = Decisions.withWhyNot(api.decisions().commit(Packs.FSM, ACTIONS, a.step(), a.decision()),
+                a.decision(), whyNot);
         if (a.decision().outcome() instanceof FsmOutcome.InvalidTransition i) {
             out.put("message", "no transition for action \"" + i.action() + "\" from state \"" + i.currentState() + "\"");
         } else if (a.decision().outcome() instanceof FsmOutcome.GuardRejected g) {
@@ -138,7 +141,7 @@ final class FsmApi implements ApiModule {
         for (Transition t : machines.transitions(name)) {
             ObjectNode row = rows.addObject();
             row.put("from", t.from()).put("action", t.action()).put("to", t.to());
-            row.put("guard", t.guarded() ? t.rule().name() : null);
+            row.put("guard", t.guard());
             row.put("rule", t.rule().name()).put("salience", t.rule().salience());
             row.put("file", t.rule().file()).put("line", t.rule().line());
         }

@@ -67,6 +67,12 @@ final class HandoffConversations {
 
     /** Decides one turn; retries on a lost compare-and-set until its state change wins. */
     ObjectNode turn(String id, JsonNode body, boolean explain) throws InputException {
+        return turn(id, body, explain, null);
+    }
+
+    /** A turn whose answer also carries {@code why_not} for one rule (null for none). */
+    ObjectNode turn(String id, JsonNode body, boolean explain, String whyNot) throws InputException {
+        decisions.requireRule(pack, whyNot);
         TurnInput request = pack.parseTurn(object(body), id);
         if (request.conversationId() == null) {
             throw new InputException("conversation_id", "conversation_id is required");
@@ -82,7 +88,7 @@ final class HandoffConversations {
             TurnInput input = request.withState(v.value());
             Decision<HandoffOutcome> d = decisions.evaluate(pack, input, explain);
             if (store.compareAndSet(key, v.version(), d.outcome().stateAfter()).isPresent()) {
-                return decisions.commit(pack, TURNS, input, d);
+                return Decisions.withWhyNot(decisions.commit(pack, TURNS, input, d), d, whyNot);
             }
         }
         throw new IllegalStateException("conversation " + key + " kept changing under " + MAX_ATTEMPTS + " attempts");
