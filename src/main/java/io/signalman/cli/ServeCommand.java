@@ -47,6 +47,20 @@ final class ServeCommand {
         }
     }
 
+    /**
+     * A stop asked for (SIGTERM from a supervisor, Ctrl-C at {@code make run}) is a clean exit:
+     * the shutdown hook still drains and closes the server, and the exit status is 0, not the
+     * JVM's 128+signal, which {@code make} reports as an error ("Error 143").
+     */
+    @SuppressWarnings("sunapi")
+    private static void stopCleanlyOn(String signal) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> new Thread(() -> System.exit(0), "signalman-stop").start());
+        } catch (IllegalArgumentException e) {
+            // The platform does not have this signal or the JVM reserves it (-Xrs): the default exit applies.
+        }
+    }
+
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
@@ -83,6 +97,8 @@ final class ServeCommand {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "signalman-shutdown"));
+        stopCleanlyOn("TERM");
+        stopCleanlyOn("INT");
         out.printf("signalman serving http://%s:%d (rules %s)%n", config.host(), server.port(),
                 server.engine().bundle().revision());
         if (config.cluster() != null) {

@@ -29,6 +29,8 @@ public final class CompiledPack {
     private final ReferenceData reference;
     private final SessionPool pool;
     private final LongAdder[] fireCounts;
+    /** Firings during the gate's replay, set when the gate passed; null before (or without a gate). */
+    private volatile long[] gateCounts;
     /** Every rule's conditions, parsed for explain on its first use (most packs are never explained). */
     private volatile Map<String, RuleConditions> conditions;
 
@@ -70,8 +72,30 @@ public final class CompiledPack {
         return reference;
     }
 
+    /**
+     * Times the rule fired in decisions made with this bundle since it passed the gate: the live
+     * count, as {@code signalman_rule_fired_total} counts (which also spans reloads).
+     */
     public long timesFired(RuleInfo rule) {
-        return fireCounts[rule.index()].sum();
+        return fireCounts[rule.index()].sum() - timesFiredInGate(rule);
+    }
+
+    /** Times the rule fired while the reload gate replayed the golden history over this bundle. */
+    public long timesFiredInGate(RuleInfo rule) {
+        long[] gate = gateCounts;
+        return gate == null ? 0 : gate[rule.index()];
+    }
+
+    /**
+     * Called once the gate has passed, before the bundle serves: what fired until now was the
+     * gate's replay, so it is kept apart from live firings.
+     */
+    void gatePassed() {
+        long[] gate = new long[fireCounts.length];
+        for (int i = 0; i < gate.length; i++) {
+            gate[i] = fireCounts[i].sum();
+        }
+        gateCounts = gate;
     }
 
     /**

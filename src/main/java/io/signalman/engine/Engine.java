@@ -54,6 +54,7 @@ public final class Engine {
             if (!refused.isEmpty()) {
                 throw new BundleException(refused);
             }
+            bundle.packs().values().forEach(CompiledPack::gatePassed);
             active.set(bundle);
             loads.incrementAndGet();
             return bundle;

@@ -26,7 +26,7 @@ final class FsmApi implements ApiModule {
     public void routes(Router router, Api api) {
         router.post("/v1/fsm/instances").handler(api.body()).handler(ctx -> create(ctx, api));
         router.get("/v1/fsm/instances/:id").handler(ctx -> api.blocking(ctx, 200,
-                () -> Json.bytes(service(api).get(ctx.pathParam("id")).snapshot())));
+                () -> Json.bytes(withId(service(api).get(ctx.pathParam("id")).snapshot(), ctx.pathParam("id")))));
         router.post(ACTIONS).handler(api.body()).handler(ctx -> act(ctx, api));
         router.get("/v1/fsm/machines").handler(ctx -> api.blocking(ctx, 200, () -> Json.bytes(machines(service(api)))));
         router.get("/v1/fsm/machines/:machine").handler(ctx -> api.blocking(ctx, 200,
@@ -68,9 +68,7 @@ final class FsmApi implements ApiModule {
                 }
             }
             String id = b.id();
-            ObjectNode out = service(api).create(id, b.machine()).snapshot();
-            out.put("id", id);
-            return Json.bytes(out);
+            return Json.bytes(withId(service(api).create(id, b.machine()).snapshot(), id));
         });
     }
 
@@ -84,7 +82,16 @@ final class FsmApi implements ApiModule {
         }
         byte[] body = Api.bodyBytes(ctx);
         String id = ctx.pathParam("id");
-        api.blocking(ctx, 200, () -> Json.bytes(service(api).restore(id, FsmInstance.fromSnapshot(Json.parse(body))).snapshot()));
+        api.blocking(ctx, 200, () -> Json.bytes(withId(service(api).restore(id, FsmInstance.fromSnapshot(Json.parse(body)))
+                .snapshot(), id)));
+    }
+
+    /** Every answer about one instance names it: create, get and restore alike. */
+    private static ObjectNode withId(ObjectNode snapshot, String id) {
+        ObjectNode out = Json.object();
+        out.put("id", id);
+        out.setAll(snapshot);
+        return out;
     }
 
     private static void act(RoutingContext ctx, Api api) {

@@ -49,7 +49,9 @@ final class HandoffConversations {
             throw new InputException("crew", "crew is required: the name of a crew in rules/handoff/");
         }
         HandoffReference ref = reference();
-        Crew crew = ref.crew(b.crew()).orElseThrow(() -> new InputException("crew", "no crew is named \"" + b.crew()
+        // Like an unknown machine: well-formed, but the loaded rules have no such crew (422, not 400).
+        Crew crew = ref.crew(b.crew()).orElseThrow(() -> new io.signalman.engine.Refused(
+                io.signalman.engine.Refused.Kind.UNPROCESSABLE, "unknown_crew", "no crew is named \"" + b.crew()
                 + "\"; the crews are " + new java.util.TreeSet<>(ref.crews().keySet())));
         String id = b.id() == null ? Ulid.next() : b.id();
         if (!ID.matcher(id).matches()) {

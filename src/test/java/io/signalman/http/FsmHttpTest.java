@@ -342,6 +342,7 @@ class FsmHttpTest {
         JsonNode s = json(get(INSTANCES + "/" + id), 200);
         assertEquals("review-flow", s.get("machine").asText());
         assertEquals("running", s.get("current_state").asText());
+        assertEquals(id, s.get("id").asText(), "GET names the instance as create does");
     }
 
     @Test
