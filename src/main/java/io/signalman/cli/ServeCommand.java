@@ -3,6 +3,7 @@ package io.signalman.cli;
 import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.BundleException;
+import io.signalman.engine.GateRefused;
 import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
@@ -88,6 +89,11 @@ final class ServeCommand {
         Server server;
         try {
             server = Server.start(config);
+        } catch (GateRefused e) {
+            e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
+            err.println("signalman: the rules compile, but the gate refused them (" + e.errors().size()
+                    + " reason(s), invariant violations first); not serving");
+            return 1;
         } catch (BundleException e) {
             e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
             err.println("signalman: the rules do not compile; not serving");
