@@ -2,6 +2,7 @@ package io.signalman.engine;
 
 import io.signalman.engine.explain.Explainer;
 import io.signalman.engine.explain.RuleConditions;
+import io.signalman.engine.tables.DecisionTable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -144,7 +145,9 @@ public final class CompiledPack {
         if (c == null) {
             Map<String, RuleConditions> built = new HashMap<>();
             for (ParsedRule r : parsed) {
-                built.put(r.info().name(), RuleConditions.of(r.descr()));
+                // A rule read from a decision table is explained at its row, not a generated line.
+                built.put(r.info().name(), DecisionTable.isTable(r.info().file())
+                        ? RuleConditions.of(r.descr(), r.info().line()) : RuleConditions.of(r.descr()));
             }
             c = Map.copyOf(built);
             conditions = c;

@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import io.signalman.engine.tables.DecisionTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,6 +28,7 @@ final class DrlIndex {
     private final Map<String, String> packages = new HashMap<>();
     private final List<Consequence> consequences = new ArrayList<>();
     private final Map<String, DrlFile> files = new java.util.LinkedHashMap<>();
+    private Map<String, DecisionTable> tables = Map.of();
 
     /**
      * A rule's consequence as written, to map Java errors in generated code back to the DRL.
@@ -72,7 +74,16 @@ final class DrlIndex {
 
     /** Indexes the pack's DRL files, given in sorted path order. */
     static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles) {
+        return of(pack, drlFiles, Map.of());
+    }
+
+    /**
+     * Indexes DRL files and the DRL read from decision tables (by the table's path); a rule from a
+     * table is at its row, so every message and explanation points into the spreadsheet.
+     */
+    static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles, Map<String, DecisionTable> tables) {
         DrlIndex index = new DrlIndex();
+        index.tables = tables;
         Map<String, RuleInfo> byName = new HashMap<>();
         for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
@@ -149,9 +160,10 @@ final class DrlIndex {
         }
         if (parser.hasErrors() || descr == null) {
             unparsable = true;
+            DecisionTable table = tables.get(file);
             for (var err : parser.getErrors()) {
                 int line = err.getLines().length > 0 ? err.getLines()[0] : 0;
-                errors.add(new BundleError(file, line, 0, err.getMessage()));
+                errors.add(new BundleError(file, table == null ? line : table.row(line), 0, err.getMessage()));
             }
             return;
         }
@@ -178,8 +190,9 @@ final class DrlIndex {
     }
 
     private RuleInfo describe(PackDefinition pack, String file, RuleDescr r) {
-        int line = r.getLine();
-        int column = r.getColumn() + 1;
+        DecisionTable table = tables.get(file);
+        int line = table == null ? r.getLine() : table.row(r.getLine());
+        int column = table == null ? r.getColumn() + 1 : 1;
         String agendaGroup = attribute(r, "agenda-group");
         if (agendaGroup == null) {
             agendaGroup = attribute(r, "ruleflow-group");

@@ -66,36 +66,48 @@ public record RuleConditions(List<Item> items) {
     }
 
     public static RuleConditions of(RuleDescr rule) {
+        return of(rule, 0);
+    }
+
+    /**
+     * @param line when positive, the line every condition is reported at (a decision table's row:
+     *             the DRL lines Drools generated from the table mean nothing to its reader)
+     */
+    public static RuleConditions of(RuleDescr rule, int line) {
         List<Item> items = new ArrayList<>();
         AndDescr lhs = rule.getLhs();
         if (lhs != null) {
             for (BaseDescr d : lhs.getDescrs()) {
-                items.add(item(d));
+                items.add(item(d, line));
             }
         }
         return new RuleConditions(List.copyOf(items));
     }
 
-    private static Item item(BaseDescr d) {
+    private static int at(BaseDescr d, int fixed) {
+        return fixed > 0 ? fixed : d.getLine();
+    }
+
+    private static Item item(BaseDescr d, int fixed) {
         if (!(d instanceof PatternDescr p)) {
             String kind = d.getClass().getSimpleName().replace("Descr", "").toLowerCase(java.util.Locale.ROOT);
-            return new Unsupported(kind, d.getLine(), "explain does not evaluate a \"" + kind + "\" condition");
+            return new Unsupported(kind, at(d, fixed), "explain does not evaluate a \"" + kind + "\" condition");
         }
         Constraint from = null;
         if (p.getSource() instanceof FromDescr f) {
-            from = Constraint.of(f.getExpression(), p.getLine());
+            from = Constraint.of(f.getExpression(), at(p, fixed));
         } else if (p.getSource() != null) {
             String kind = p.getSource().getClass().getSimpleName().replace("Descr", "").toLowerCase(java.util.Locale.ROOT);
-            return new Unsupported(p.getObjectType() + " from " + kind, p.getLine(),
+            return new Unsupported(p.getObjectType() + " from " + kind, at(p, fixed),
                     "explain does not evaluate a pattern fed by \"" + kind + "\"");
         }
         List<Constraint> constraints = new ArrayList<>();
         if (p.getConstraint() != null) {
             for (BaseDescr c : p.getConstraint().getDescrs()) {
                 String text = c instanceof ExprConstraintDescr e ? e.getExpression() : c.getText();
-                constraints.add(Constraint.of(text, c.getLine() > 0 ? c.getLine() : p.getLine()));
+                constraints.add(Constraint.of(text, fixed > 0 ? fixed : c.getLine() > 0 ? c.getLine() : p.getLine()));
             }
         }
-        return new Pattern(p.getObjectType(), p.getIdentifier(), p.getLine(), List.copyOf(constraints), from);
+        return new Pattern(p.getObjectType(), p.getIdentifier(), at(p, fixed), List.copyOf(constraints), from);
     }
 }
