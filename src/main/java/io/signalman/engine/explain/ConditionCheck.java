@@ -137,6 +137,9 @@ public final class ConditionCheck {
         } catch (Unevaluable e) {
             fail(i, path, new Check(p.type(), text, p.line(), null, ev.seen(), 0, e.getMessage()));
             return null;
+        } catch (RuntimeException e) {
+            fail(i, path, new Check(p.type(), text, p.line(), null, ev.seen(), 0, "explain could not evaluate it: " + e));
+            return null;
         }
     }
 
@@ -161,6 +164,10 @@ public final class ConditionCheck {
                         result == null ? "it gives " + Values.show(v) + ", not true or false" : null));
             } catch (Unevaluable e) {
                 out.add(new Check(p.type(), c.text(), c.line(), null, new LinkedHashMap<>(ev.seen()), 1, e.getMessage()));
+            } catch (RuntimeException e) {
+                // An explanation must never fail the decision it explains (a bad regex in matches, ...).
+                out.add(new Check(p.type(), c.text(), c.line(), null, new LinkedHashMap<>(ev.seen()), 1,
+                        "explain could not evaluate it: " + e));
             }
         }
         return out;
