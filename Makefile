@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test check replay fixtures format-check bench bench-reload clean
+.PHONY: build run test postgres check replay fixtures format-check bench bench-reload bench-state clean
 
 build: $(JAR)
 
@@ -18,8 +18,16 @@ run: build
 	bin/signalman serve --host $(HOST) --port $(PORT) --rules rules --fixtures replay-fixtures --data data
 
 ## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP).
-test: format-check
+test: format-check postgres
 	mvn -B -Dstyle.color=never verify
+
+## PostgreSQL's server binaries, which the cluster-state tests run a throwaway database with: Debian's
+## package, installed only when missing (as root, or through sudo).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  echo "installing Debian's postgresql package for the state tests"; \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo -n); \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq postgresql >/dev/null; }
 
 ## Compile and lint rules/ as the server would load it.
 check: build

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * The broker pack: org-aware message routing (SPEC 4.1, seed 003). Its one typed entry point is
@@ -35,6 +36,14 @@ public final class BrokerPack implements PackDefinition, DecisionPack<BrokerMess
     private static final List<Phase> PHASES = List.of(
             new Phase("route", Phase.Kind.FIRST_MATCH),
             new Phase("fan-out", Phase.Kind.ADDITIVE));
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link Route}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(Route.class, Message.class, AgentCard.class, OrgChart.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public String name() {

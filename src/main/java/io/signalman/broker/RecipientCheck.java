@@ -2,20 +2,20 @@ package io.signalman.broker;
 
 import io.signalman.engine.BundleError;
 import io.signalman.engine.ParsedRule;
+import io.signalman.rulelang.DecideCall;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Finds recipients named in rules ({@code decide.primary("vp-tradng")}) that have no card in the
- * org chart, and suggests the nearest known id.
+ * org chart, and suggests the nearest known id. Reads the decision calls as the rule reader
+ * parsed them, so a recipient named through a value or over several lines is checked too, at
+ * the line of its call.
  */
 final class RecipientCheck {
 
-    private static final Pattern CALL = Pattern.compile("\\b(primary|fanOut)\\s*\\(([^)]*)\\)");
-    private static final Pattern LITERAL = Pattern.compile("\"([^\"]*)\"");
+    private static final List<String> SENDS = List.of("primary", "fanOut");
 
     private RecipientCheck() {
     }
@@ -23,13 +23,13 @@ final class RecipientCheck {
     static List<BundleError> unknown(List<ParsedRule> rules, OrgChart org) {
         List<BundleError> errors = new ArrayList<>();
         for (ParsedRule r : rules) {
-            Matcher call = CALL.matcher(String.valueOf(r.descr().getConsequence()));
-            while (call.find()) {
-                Matcher lit = LITERAL.matcher(call.group(2));
-                while (lit.find()) {
-                    String name = lit.group(1);
+            for (DecideCall call : r.reading().decisions()) {
+                if (!SENDS.contains(call.method())) {
+                    continue;
+                }
+                for (String name : call.texts()) {
                     if (!org.knows(name)) {
-                        errors.add(new BundleError(r.info().file(), r.info().line(), r.info().column(), "rule \"" + r.info().name()
+                        errors.add(new BundleError(r.info().file(), call.line(), call.column(), "rule \"" + r.info().name()
                                 + "\" sends to \"" + name + "\", which has no card in " + OrgChart.FILE + suggestion(name, org)));
                     }
                 }

@@ -22,6 +22,7 @@ final class Args {
     }
 
     private final Map<String, String> flags = new HashMap<>();
+    private final Map<String, List<String>> repeated = new HashMap<>();
     private final List<String> positional = new ArrayList<>();
     private final Map<String, String> env;
 
@@ -50,6 +51,7 @@ final class Args {
                     value = argv[++i];
                 }
                 flags.put(name, value);
+                repeated.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
             } else {
                 throw new UsageException("unknown option --" + name);
             }
@@ -74,6 +76,11 @@ final class Args {
         } catch (NumberFormatException e) {
             throw new UsageException("--" + name + " must be a whole number, not \"" + v + "\"");
         }
+    }
+
+    /** Every value of a flag given more than once ({@code --pack broker --pack dispatch}), in order. */
+    List<String> all(String name) {
+        return repeated.getOrDefault(name, List.of());
     }
 
     boolean has(String name) {

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | replay | explain} (SPEC 7). */
+/** {@code signalman serve | check | replay | explain | state} (SPEC 7, issue 16). */
 public final class Main {
 
     static final String USAGE = """
@@ -15,9 +15,16 @@ public final class Main {
                        [--idempotency-keys 100000]
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
                        [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
+                       [--state-retention 7d] [--state-idle-retention 30d] [--state-max-entries 1000000]
+                       [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
+                        SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
               check    [rules-dir]
-              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] ARCHIVE...
+              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
+                       [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
+                       [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
               explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
+              state    export [--data data | --state-jdbc URL] > states.jsonl
+              state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {
@@ -78,6 +85,7 @@ public final class Main {
                 case "check" -> CheckCommand.run(rest, out, err, env);
                 case "replay" -> ReplayCommand.run(rest, out, err, env);
                 case "explain" -> ExplainCommand.run(rest, out, err, env);
+                case "state" -> StateCommand.run(rest, System.in, out, err, env);
                 default -> throw new Args.UsageException("unknown command \"" + argv[0] + "\"");
             };
         } catch (Args.UsageException e) {

@@ -7,6 +7,7 @@ import io.signalman.engine.GateRefused;
 import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.state.StateConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -62,10 +63,30 @@ final class ServeCommand {
         }
     }
 
+    /**
+     * Where state lives and for how long (SPEC 3.5). PostgreSQL's user and password come from the
+     * environment only ({@code SIGNALMAN_STATE_JDBC_USER}/{@code _PASSWORD}, else {@code PGUSER}/
+     * {@code PGPASSWORD}), never from the command line, where {@code ps} would show them.
+     */
+    private static StateConfig state(Args a) throws Args.UsageException {
+        StateConfig d = StateConfig.defaults();
+        try {
+            return new StateConfig(true,
+                    a.get("state-retention", null) == null ? d.retention()
+                            : StateConfig.parseDuration("state-retention", a.get("state-retention", null)),
+                    a.get("state-idle-retention", null) == null ? d.idleRetention()
+                            : StateConfig.parseDuration("state-idle-retention", a.get("state-idle-retention", null)),
+                    a.getInt("state-max-entries", d.maxEntries()), a.get("state-jdbc", null), d.clock());
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+    }
+
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
-                "admin-port", "cluster-host", "cluster-port", "members"), Set.of("cluster"), env);
+                "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
+                "state-max-entries", "state-jdbc"), Set.of("cluster"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -85,7 +106,10 @@ final class ServeCommand {
         }
         ServerConfig withAdmin = a.get("admin-port", null) == null ? base
                 : base.withAdminListener(a.get("admin-host", ServerConfig.AdminListener.DEFAULT_HOST), a.getInt("admin-port", 0));
-        ServerConfig config = withAdmin.withCluster(cluster(a));
+        ServerConfig config = withAdmin.withCluster(cluster(a)).withState(state(a));
+        if (config.state().jdbcUrl() != null && config.cluster() == null) {
+            throw new Args.UsageException("--state-jdbc needs --cluster (a single node keeps its state under --data)");
+        }
         Server server;
         try {
             server = Server.start(config);

@@ -5,6 +5,7 @@ import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.HazelcastInstance;
 import io.signalman.state.SharedAnswers;
@@ -36,8 +37,30 @@ public final class Cluster {
     private final HazelcastClusterManager manager;
 
     public Cluster(ClusterConfig config) {
+        this(config, null);
+    }
+
+    /** With {@code database}, the state maps are written through to PostgreSQL (a whole cluster may restart). */
+    public Cluster(ClusterConfig config, StateDatabase database) {
         this.config = config;
-        this.manager = new HazelcastClusterManager(hazelcastConfig(config));
+        Config hz = hazelcastConfig(config);
+        if (database != null) {
+            writeThrough(hz, database);
+        }
+        this.manager = new HazelcastClusterManager(hz);
+    }
+
+    /**
+     * Every state map loads from and writes through to {@code database}: write delay 0 (an update
+     * is in the database before it is acknowledged) and an eager initial load (a cluster that
+     * starts again has every entry before it serves).
+     */
+    static void writeThrough(Config hz, StateDatabase database) {
+        MapConfig state = hz.getMapConfig(STATE_MAPS + "*");
+        state.setMapStoreConfig(new MapStoreConfig().setEnabled(true).setWriteDelaySeconds(0)
+                .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER)
+                .setFactoryImplementation((com.hazelcast.map.MapStoreFactory<String, String>) (name, props) ->
+                        new PostgresMapStore(database, name.substring(STATE_MAPS.length()))));
     }
 
     public ClusterConfig config() {
@@ -127,6 +150,9 @@ public final class Cluster {
         answers.getEvictionConfig().setEvictionPolicy(EvictionPolicy.LRU).setMaxSizePolicy(MaxSizePolicy.USED_HEAP_SIZE)
                 .setSize(ANSWERS_MAX_MB);
         config.addMapConfig(answers);
+        // Jet runs `replay --members` jobs (io.signalman.replay.cluster); a job carries its rules
+        // folders as resources, hence uploads: keep the cluster interface private.
+        config.getJetConfig().setEnabled(true).setResourceUploadEnabled(true);
         return config;
     }
 

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * It only enqueues; when the queue is full it waits for the writer, which slows deciding down
  * rather than losing a record. The writer drains the queue in batches, writes each batch with one
  * system call, and forces it to disk according to the {@link FsyncPolicy}. {@link #close} writes
- * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES}.
+ * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES} and then
+ * compressed in the background ({@link RollCompressor}).
  */
 public final class DecisionLog implements AutoCloseable {
 
@@ -52,6 +53,12 @@ public final class DecisionLog implements AutoCloseable {
     private final Thread writer;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
+    private final RollCompressor compressor = new RollCompressor();
+    private final Object forcedLock = new Object();
+    /** Records queued so far (guarded by the queue's monitor) and records written and forced. */
+    private long appended;
+    private long forced;
+    private volatile boolean forceRequested;
     private volatile boolean closed;
     private volatile IOException failure;
     private FileChannel channel;
@@ -75,17 +82,73 @@ public final class DecisionLog implements AutoCloseable {
         writer.start();
     }
 
-    /** Queues one record; waits only if the writer is a full queue behind. Not for the event loop. */
-    public void append(DecisionRecord record) {
+    /**
+     * Queues one record; waits only if the writer is a full queue behind. Not for the event loop.
+     * Returns the record's position in the log (1, 2, ...), for {@link #awaitDurable}.
+     */
+    public long append(DecisionRecord record) {
         if (closed) {
             throw new IllegalStateException("the decision log is closed");
         }
         byte[] line = line(record);
         try {
-            queue.put(line);
+            // The position is taken with the put, so positions follow queue (and file) order.
+            synchronized (queue) {
+                queue.put(line);
+                return ++appended;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while queueing a decision record", e);
+        }
+    }
+
+    /**
+     * Waits until the record at {@code position} is as durable as the fsync policy promises before
+     * a client hears of it: with {@code always}, written and forced to disk (a kill -9 or a power
+     * cut then loses nothing acknowledged); with the other policies at once (they promise at most
+     * about a second). Durable state waits here before answering (SPEC 3.5). Worker threads only.
+     */
+    public void awaitDurable(long position) {
+        if (fsync == FsyncPolicy.ALWAYS) {
+            awaitForced(position, false);
+        }
+    }
+
+    /** Records queued so far: the position {@link #sync} waits for. */
+    public long appended() {
+        synchronized (queue) {
+            return appended;
+        }
+    }
+
+    /**
+     * Waits until every record up to {@code position} is written and forced, whatever the policy
+     * (asking the writer to force now): a state snapshot must never be ahead of the log it
+     * completes. Off the request path (the state's snapshot thread).
+     */
+    public void sync(long position) {
+        awaitForced(position, true);
+    }
+
+    private void awaitForced(long position, boolean request) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        synchronized (forcedLock) {
+            while (forced < position) {
+                if (stopped.getCount() == 0 || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the decision log did not reach the disk"
+                            + (failure == null ? "" : ": " + failure));
+                }
+                if (request) {
+                    forceRequested = true;
+                }
+                try {
+                    forcedLock.wait(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the decision log", e);
+                }
+            }
         }
     }
 
@@ -122,6 +185,7 @@ public final class DecisionLog implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        compressor.close();
     }
 
     private static byte[] line(DecisionRecord record) {
@@ -162,6 +226,10 @@ public final class DecisionLog implements AutoCloseable {
                 rest.remove(POISON);
                 write(rest);
                 channel.force(true);
+                synchronized (forcedLock) {
+                    forced = written.get();
+                    forcedLock.notifyAll();
+                }
                 channel.close();
             } catch (IOException e) {
                 LOG.error("decision log could not be closed cleanly: {}", e.toString());
@@ -190,6 +258,7 @@ public final class DecisionLog implements AutoCloseable {
             if (currentBytes >= ROLL_BYTES) {
                 channel.force(true);
                 channel.close();
+                compressor.submit(current);
                 roll();
             }
         } catch (IOException e) {
@@ -200,15 +269,20 @@ public final class DecisionLog implements AutoCloseable {
 
     private void forceIfDue(boolean always) {
         long now = System.nanoTime();
-        boolean due = switch (fsync) {
+        boolean due = forceRequested || switch (fsync) {
             case ALWAYS -> true;
             case INTERVAL -> now - lastForce >= TimeUnit.SECONDS.toNanos(1);
             case NEVER -> false;
         };
         if (due || always) {
             try {
+                forceRequested = false;
                 channel.force(false);
                 lastForce = now;
+                synchronized (forcedLock) {
+                    forced = written.get();
+                    forcedLock.notifyAll();
+                }
             } catch (IOException e) {
                 failure = e;
                 LOG.error("decision log fsync failed: {}", e.toString());

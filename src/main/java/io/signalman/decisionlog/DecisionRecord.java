@@ -10,9 +10,18 @@ import java.util.Objects;
  * One line of the decision log, which is also one record of a replay archive (SPEC 6):
  * {@code {"decision_id", "at", "pack", "endpoint", "rules_revision", "input", "decision", "state_before"?}}.
  * {@code decision} holds the pack's fields, {@code rule}, {@code reason} and {@code rules_fired}.
+ * A decision that changed state also carries {@code state_after} ({@code {"store", "key", "version",
+ * "value"}}): the decision log is the write-ahead log of durable state, so a restart rebuilds the
+ * state from it (see {@code io.signalman.state.DurableState}).
  */
 public record DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
-                             JsonNode input, ObjectNode decision, JsonNode stateBefore) {
+                             JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter) {
+
+    /** A record that changed no state (or whose change is not recorded). */
+    public DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
+                          JsonNode input, ObjectNode decision, JsonNode stateBefore) {
+        this(decisionId, at, pack, endpoint, rulesRevision, input, decision, stateBefore, null);
+    }
 
     public DecisionRecord {
         Objects.requireNonNull(decisionId, "decisionId");
@@ -33,6 +42,9 @@ public record DecisionRecord(String decisionId, String at, String pack, String e
         if (stateBefore != null) {
             n.set("state_before", stateBefore);
         }
+        if (stateAfter != null) {
+            n.set("state_after", stateAfter);
+        }
         return n;
     }
 
@@ -51,7 +63,8 @@ public record DecisionRecord(String decisionId, String at, String pack, String e
         }
         return new DecisionRecord(text(n, "decision_id", true), text(n, "at", false), text(n, "pack", true),
                 text(n, "endpoint", false), text(n, "rules_revision", false), input, (ObjectNode) decision,
-                n.hasNonNull("state_before") ? n.get("state_before") : null);
+                n.hasNonNull("state_before") ? n.get("state_before") : null,
+                n.hasNonNull("state_after") ? n.get("state_after") : null);
     }
 
     /** The recorded rule that decided, or null. */

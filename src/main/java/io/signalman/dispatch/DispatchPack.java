@@ -20,6 +20,7 @@ import io.signalman.json.InputException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * The dispatch pack: inbound agent dispatch, session policy and model routing (SPEC 4.4,
@@ -39,6 +40,14 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
     private static final List<Phase> PHASES = List.of(
             new Phase(DISPATCH_GROUP, Phase.Kind.FIRST_MATCH),
             new Phase(SCORE_GROUP, Phase.Kind.ADDITIVE));
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link Dispatch}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(Dispatch.class, Inbound.class, Features.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public String name() {
@@ -87,7 +96,7 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
             throw new BundleException(errors);
         }
         // Reference facts are inserted into every session; the rules need none, they see the view.
-        return new ReferenceData(new DispatchReference(agents, config, DispatchRuleIndex.of(files)), List.of());
+        return new ReferenceData(new DispatchReference(agents, config, DispatchRuleIndex.of(files, agents)), List.of());
     }
 
     @Override
@@ -99,6 +108,12 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
     @Override
     public List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
         return reference.as(DispatchReference.class).rules().findings();
+    }
+
+    /** Agents agents.json does not list: legal (the default agent takes the message), but rarely meant. */
+    @Override
+    public List<BundleError> lintWarnings(List<RuleInfo> rules, ReferenceData reference) {
+        return reference.as(DispatchReference.class).rules().warnings();
     }
 
     /** Dispatches one inbound message. Blocking: call it from a worker thread. */

@@ -1,28 +1,33 @@
 package io.signalman.dispatch;
 
 import io.signalman.engine.BundleError;
+import io.signalman.rulelang.Condition;
+import io.signalman.rulelang.DecideCall;
+import io.signalman.rulelang.PatternReading;
+import io.signalman.rulelang.RuleFile;
+import io.signalman.rulelang.RuleReading;
+import io.signalman.rulelang.Suggest;
+import io.signalman.rulelang.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Set;
 import org.drools.drl.ast.descr.AnnotationDescr;
 import org.drools.drl.ast.descr.AttributeDescr;
 import org.drools.drl.ast.descr.BaseDescr;
-import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.ast.descr.PatternDescr;
 import org.drools.drl.ast.descr.RuleDescr;
-import org.drools.drl.parser.DrlParser;
-import org.drools.drl.parser.DroolsParserException;
 
 /**
  * What the dispatch pack reads from its own DRL beyond what the engine indexes: each dispatch
  * rule's short name ({@code @name("support-group")}, which {@code matched_by} reports as
  * {@code dispatch.rule:support-group}), and the pack's lint findings: a dispatch rule with no
  * condition at all, a repeated short name, and a selector literal that can never equal the
- * normalized view ({@code chat == "Group:-100123"}).
+ * normalized view ({@code chat == "Group:-100123"}) are errors; an agent that agents.json does
+ * not list (the decision would fall back to the default agent) is a warning. Reads through the
+ * platform's rule reader.
  *
  * <p>The engine's compile reports syntax errors with their lines; a file that does not parse is
  * skipped here so they are not reported twice.
@@ -30,18 +35,25 @@ import org.drools.drl.parser.DroolsParserException;
 public final class DispatchRuleIndex {
 
     static final String NAME_ANNOTATION = "name";
-    private static final Pattern LITERAL = Pattern.compile("\\b(channel|account|space|chat|topic|sender)\\s*==\\s*\"([^\"]*)\"");
+    private static final Set<String> SELECTORS = Set.of("channel", "account", "space", "chat", "topic", "sender");
 
     private final Map<String, String> shortNames = new HashMap<>();
     private final List<BundleError> findings = new ArrayList<>();
+    private final List<BundleError> warnings = new ArrayList<>();
 
     /** Indexes the pack's DRL files; {@code files} may hold other files, which are ignored. */
     public static DispatchRuleIndex of(Map<String, byte[]> files) {
+        return of(files, AgentRoster.EMPTY);
+    }
+
+    /** Indexes the pack's DRL files, warning about agents the roster does not list. */
+    public static DispatchRuleIndex of(Map<String, byte[]> files, AgentRoster agents) {
         DispatchRuleIndex index = new DispatchRuleIndex();
         Map<String, RuleDescr> byShortName = new HashMap<>();
         files.forEach((path, bytes) -> {
             if (path.endsWith(".drl")) {
-                index.indexFile(path, new String(bytes, StandardCharsets.UTF_8), byShortName);
+                RuleFile read = RuleFile.read(new String(bytes, StandardCharsets.UTF_8), null);
+                read.rules().forEach(r -> index.indexRule(path, r, byShortName, agents));
             }
         });
         return index;
@@ -58,38 +70,50 @@ public final class DispatchRuleIndex {
         return List.copyOf(findings);
     }
 
-    private void indexFile(String file, String text, Map<String, RuleDescr> byShortName) {
-        DrlParser parser = new DrlParser();
-        PackageDescr pkg;
-        try {
-            pkg = parser.parse(false, text);
-        } catch (DroolsParserException e) {
+    /** Lint warnings (an agent nobody has), each at its file and line. */
+    public List<BundleError> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    private void indexRule(String file, RuleReading reading, Map<String, RuleDescr> byShortName, AgentRoster agents) {
+        RuleDescr r = reading.descr();
+        AttributeDescr group = r.getAttributes().get("agenda-group");
+        if (group == null || !DispatchPack.DISPATCH_GROUP.equals(unquote(group.getValue()))) {
             return;
         }
-        if (pkg == null || parser.hasErrors()) {
-            return;
-        }
-        for (RuleDescr r : pkg.getRules()) {
-            AttributeDescr group = r.getAttributes().get("agenda-group");
-            if (group == null || !DispatchPack.DISPATCH_GROUP.equals(unquote(group.getValue()))) {
-                continue;
+        AnnotationDescr name = r.getAnnotation(NAME_ANNOTATION);
+        if (name != null) {
+            // The seed reports rule names trimmed and lower-cased.
+            String shortName = GoText.fold(unquote(name.getSingleValueAsString()));
+            shortNames.put(r.getName(), shortName);
+            RuleDescr twin = byShortName.putIfAbsent(shortName, r);
+            if (twin != null) {
+                findings.add(at(file, r, "rule \"" + r.getName() + "\" has @name(\"" + shortName + "\") like rule \""
+                        + twin.getName() + "\"; matched_by must say which rule decided, so give each its own name"));
             }
-            AnnotationDescr name = r.getAnnotation(NAME_ANNOTATION);
-            if (name != null) {
-                // The seed reports rule names trimmed and lower-cased.
-                String shortName = GoText.fold(unquote(name.getSingleValueAsString()));
-                shortNames.put(r.getName(), shortName);
-                RuleDescr twin = byShortName.putIfAbsent(shortName, r);
-                if (twin != null) {
-                    findings.add(at(file, r, "rule \"" + r.getName() + "\" has @name(\"" + shortName + "\") like rule \""
-                            + twin.getName() + "\"; matched_by must say which rule decided, so give each its own name"));
+        }
+        if (unconstrained(r)) {
+            findings.add(at(file, r, "dispatch rule \"" + r.getName() + "\" has no condition, so it would take every "
+                    + "message; constrain at least one field (for example Inbound( channel == \"telegram\" ))"));
+        }
+        literals(file, reading);
+        agents(file, reading, agents);
+    }
+
+    /** An agent the roster does not list: the decision silently falls back to the default agent. */
+    private void agents(String file, RuleReading reading, AgentRoster agents) {
+        if (agents.ids().isEmpty()) {
+            return; // no roster: every agent id is taken as written (seed 004)
+        }
+        for (DecideCall call : reading.calls("agent")) {
+            for (String requested : call.texts()) {
+                if (GoText.trim(requested).isEmpty() || agents.ids().contains(Ids.agent(requested))) {
+                    continue;
                 }
+                warnings.add(new BundleError(file, call.line(), call.column(), "rule \"" + reading.name() + "\" sends to agent \""
+                        + requested + "\", which " + AgentRoster.FILE + " does not list, so its messages go to the default agent \""
+                        + agents.defaultAgent() + "\"" + Suggest.hint(requested, agents.ids(), "The agents")));
             }
-            if (unconstrained(r)) {
-                findings.add(at(file, r, "dispatch rule \"" + r.getName() + "\" has no condition, so it would take every "
-                        + "message; constrain at least one field (for example Inbound( channel == \"telegram\" ))"));
-            }
-            literals(file, r);
         }
     }
 
@@ -103,16 +127,17 @@ public final class DispatchRuleIndex {
         return true;
     }
 
-    private void literals(String file, RuleDescr r) {
-        for (BaseDescr d : r.getLhs().getDescrs()) {
-            if (!(d instanceof PatternDescr p) || !"Inbound".equals(simpleName(p.getObjectType()))) {
+    private void literals(String file, RuleReading reading) {
+        for (PatternReading p : reading.patterns()) {
+            if (!"Inbound".equals(simpleName(p.type()))) {
                 continue;
             }
-            for (BaseDescr c : p.getConstraint().getDescrs()) {
-                Matcher m = LITERAL.matcher(c.getText() == null ? c.toString() : c.getText());
-                while (m.find()) {
-                    String field = m.group(1);
-                    String value = m.group(2);
+            for (Condition c : p.conditions()) {
+                for (Test t : c.tests()) {
+                    if (!SELECTORS.contains(t.field()) || !t.operator().equals("==") || !(t.value() instanceof String value)) {
+                        continue;
+                    }
+                    String field = t.field();
                     String want = "account".equals(field) ? Ids.account(value) : GoText.fold(value);
                     String problem = null;
                     if (!value.equals(want)) {
@@ -121,9 +146,8 @@ public final class DispatchRuleIndex {
                         problem = "the view's " + field + " reads <type>:<id>" + ("topic".equals(field) ? " (topic:<id>)" : "");
                     }
                     if (problem != null) {
-                        int line = c.getLine() > 0 ? c.getLine() : r.getLine();
-                        findings.add(new BundleError(file, line, 1, "rule \"" + r.getName() + "\": " + field + " == \"" + value
-                                + "\" can never match: " + problem));
+                        findings.add(new BundleError(file, c.line(), 1, "rule \"" + reading.name() + "\": " + field + " == \""
+                                + value + "\" can never match: " + problem));
                     }
                 }
             }

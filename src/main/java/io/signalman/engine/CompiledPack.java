@@ -147,7 +147,7 @@ public final class CompiledPack {
             for (ParsedRule r : parsed) {
                 // A rule read from a decision table is explained at its row, not a generated line.
                 built.put(r.info().name(), DecisionTable.isTable(r.info().file())
-                        ? RuleConditions.of(r.descr(), r.info().line()) : RuleConditions.of(r.descr()));
+                        ? RuleConditions.of(r.reading(), r.info().line()) : RuleConditions.of(r.reading()));
             }
             c = Map.copyOf(built);
             conditions = c;

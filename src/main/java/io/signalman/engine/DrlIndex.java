@@ -1,6 +1,8 @@
 package io.signalman.engine;
 
 import io.signalman.engine.tables.DecisionTable;
+import io.signalman.rulelang.RuleFile;
+import io.signalman.rulelang.RuleReading;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,8 +12,6 @@ import org.drools.drl.ast.descr.AnnotationDescr;
 import org.drools.drl.ast.descr.AttributeDescr;
 import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.ast.descr.RuleDescr;
-import org.drools.drl.parser.DrlParser;
-import org.drools.drl.parser.DroolsParserException;
 
 /**
  * Reads a pack's DRL sources into {@link RuleInfo}s; {@link RuleLint} then checks the conventions
@@ -24,6 +24,7 @@ final class DrlIndex {
     private final List<ParsedRule> parsed = new ArrayList<>();
     private final List<BundleError> errors = new ArrayList<>();
     private boolean unparsable;
+    private boolean refused;
     private final List<BundleError> warnings = new ArrayList<>();
     private final Map<String, String> packages = new HashMap<>();
     private final List<Consequence> consequences = new ArrayList<>();
@@ -89,6 +90,7 @@ final class DrlIndex {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
         }
         new RuleLint(pack, index.parsed, index.errors, index.warnings).run();
+        new ConditionLint(pack, index.parsed, index.errors, index.warnings).run();
         return index;
     }
 
@@ -104,9 +106,13 @@ final class DrlIndex {
         return List.copyOf(errors);
     }
 
-    /** True when a file did not parse: the compiler would only repeat the parser's errors. */
+    /**
+     * True when the compiler must not see the files: one did not parse (the compiler would only
+     * repeat the parser's errors), or one says what the rule language does not allow (its code
+     * is never compiled, and the compiler's Java errors would only repeat the reader's).
+     */
     boolean unparsable() {
-        return unparsable;
+        return unparsable || refused;
     }
 
     List<BundleError> warnings() {
@@ -144,32 +150,33 @@ final class DrlIndex {
         return at < 0 ? from : (int) text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
     }
 
+    /** The text without white space (the generated Java reformats a consequence). */
     private static String squash(String s) {
-        return s.replaceAll("\\s+", "");
+        StringBuilder out = new StringBuilder(s.length());
+        s.chars().filter(c -> !Character.isWhitespace(c)).forEach(c -> out.append((char) c));
+        return out.toString();
     }
 
     private void indexFile(PackDefinition pack, String file, String text, Map<String, RuleInfo> byName) {
-        DrlParser parser = new DrlParser();
-        PackageDescr descr;
-        try {
-            descr = parser.parse(false, text);
-        } catch (DroolsParserException e) {
+        RuleFile read = RuleFile.read(text, pack.vocabulary());
+        // The DRL read from a decision table is reported at the table's rows, not its own lines.
+        DecisionTable table = tables.get(file);
+        if (!read.parsed()) {
             unparsable = true;
-            errors.add(new BundleError(file, 0, 0, e.getMessage()));
+            read.syntaxErrors().forEach(f -> errors.add(table == null ? new BundleError(file, f.line(), f.column(), f.message())
+                    : new BundleError(file, table.row(f.line()), 0, f.message())));
             return;
         }
-        if (parser.hasErrors() || descr == null) {
-            unparsable = true;
-            DecisionTable table = tables.get(file);
-            for (var err : parser.getErrors()) {
-                int line = err.getLines().length > 0 ? err.getLines()[0] : 0;
-                errors.add(new BundleError(file, table == null ? line : table.row(line), 0, err.getMessage()));
-            }
-            return;
+        if (!read.errors().isEmpty()) {
+            refused = true;
+            read.errors().forEach(f -> errors.add(table == null ? new BundleError(file, f.line(), f.column(), f.message())
+                    : new BundleError(file, table.row(f.line()), 0, f.message())));
         }
+        PackageDescr descr = read.descr();
         packages.put(file, descr.getName() == null ? "" : descr.getName());
         files.put(file, DrlFile.of(file, text, descr));
-        for (RuleDescr r : descr.getRules()) {
+        for (RuleReading reading : read.rules()) {
+            RuleDescr r = reading.descr();
             RuleInfo info = describe(pack, file, r);
             if (info == null) {
                 continue;
@@ -185,7 +192,7 @@ final class DrlIndex {
                 continue;
             }
             rules.add(info);
-            parsed.add(new ParsedRule(info, r));
+            parsed.add(new ParsedRule(info, r, reading));
         }
     }
 

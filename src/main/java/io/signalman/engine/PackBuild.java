@@ -151,6 +151,7 @@ final class PackBuild {
             return null;
         }
         warnings.addAll(index.warnings());
+        warnings.addAll(def.lintWarnings(index.rules(), reference));
         return new CompiledPack(def, kieBase, index.parsed(), reference);
     }
 

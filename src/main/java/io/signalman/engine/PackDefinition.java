@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import io.signalman.rulelang.Vocabulary;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,12 @@ public interface PackDefinition {
 
     /** The folder under {@code rules/} and the {@code pack} field of decisions. */
     String name();
+
+    /**
+     * What the pack's rules may name: its fact classes and its {@code decide} API. The rule
+     * language (rules/README.md) refuses anything else at check and reload.
+     */
+    Vocabulary vocabulary();
 
     /** Agenda groups in firing order. */
     List<Phase> phases();
@@ -60,6 +67,11 @@ public interface PackDefinition {
 
     /** Pack-specific lint (for instance names the reference data does not know). */
     default List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
+        return List.of();
+    }
+
+    /** Pack-specific warnings: reported by check and in the reload report, they do not refuse the bundle. */
+    default List<BundleError> lintWarnings(List<RuleInfo> rules, ReferenceData reference) {
         return List.of();
     }
 

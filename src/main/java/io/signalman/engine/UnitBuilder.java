@@ -5,8 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.drools.compiler.kproject.models.KieBaseModelImpl;
 import org.drools.model.Model;
 import org.drools.model.codegen.ExecutableModelProject;
@@ -36,11 +34,6 @@ final class UnitBuilder {
     }
 
     private static final AtomicLong BUILDS = new AtomicLong();
-    /** The identifier a Java compile error names: "The method fanOt(String) ...", "x cannot be resolved". */
-    private static final Pattern NAMED = Pattern.compile("The method (\\w+)\\(|^(\\w+) cannot be resolved");
-    /** The class a Java error about an import names; the import is copied into every generated class. */
-    private static final Pattern IMPORT = Pattern.compile(
-            "^The import ([\\w.]+) cannot be resolved|^Only a type can be imported\\. ([\\w.]+) resolves to a package");
 
     private UnitBuilder() {
     }
@@ -121,37 +114,21 @@ final class UnitBuilder {
             if (text.startsWith("Java source of ")) {
                 return null; // the whole generated source, repeated after each real error in it
             }
-            Matcher imported = IMPORT.matcher(text);
-            if (imported.find()) {
-                String target = imported.group(1) != null ? imported.group(1) : imported.group(2);
-                BundleError at = importLine(index, target, text);
-                if (at != null) {
-                    return at;
-                }
-            }
-            String source = sources.getOrDefault(path, "");
-            String[] lines = source.substring(Math.max(source.indexOf('\n') + 1, 0)).split("\n", -1);
-            String failing = m.getLine() >= 1 && m.getLine() <= lines.length ? lines[m.getLine() - 1] : "";
-            Matcher named = NAMED.matcher(text);
-            String identifier = named.find() ? (named.group(1) != null ? named.group(1) : named.group(2)) : null;
-            return index.consequenceIn(source).map(c -> new BundleError(c.rule().file(), c.lineOf(failing, identifier), 1,
+            // Names, imports and calls were checked by the rule reader before compiling, so what
+            // reaches here is a type mismatch in a consequence: placed on the consequence's failing line.
+            List<String> lines = sourceLines(sources.getOrDefault(path, ""));
+            String failing = m.getLine() >= 1 && m.getLine() <= lines.size() ? lines.get(m.getLine() - 1) : "";
+            return index.consequenceIn(String.join("\n", lines)).map(c -> new BundleError(c.rule().file(), c.lineOf(failing, null), 1,
                     "in the consequence of rule \"" + c.rule().name() + "\": " + text)).orElse(
                     new BundleError(unit.pack() + "/", 0, 0, "in generated code " + path + ": " + text));
         }
         return new BundleError(path.isEmpty() ? unit.pack() + "/" : relative(path), line, column, text);
     }
 
-    /** The first import of {@code target} in the pack's files, reported there. */
-    private static BundleError importLine(DrlIndex index, String target, String text) {
-        for (DrlFile f : index.files().values()) {
-            for (DrlFile.Span d : f.declarations()) {
-                String declared = f.text().substring(d.start(), d.end()).replaceAll("[\\s;]+", " ").strip();
-                if (declared.equals("import " + target)) {
-                    return new BundleError(f.path(), d.line(), f.columnOf(d) + 1, text);
-                }
-            }
-        }
-        return null;
+    /** The generated source's lines, without the "Java source of ..." line Drools puts first. */
+    private static List<String> sourceLines(String message) {
+        List<String> lines = message.lines().toList();
+        return lines.isEmpty() ? lines : lines.subList(1, lines.size());
     }
 
     private static String relative(String path) {
@@ -164,6 +141,10 @@ final class UnitBuilder {
             return "";
         }
         int trace = text.indexOf("Problem stacktrace");
-        return (trace < 0 ? text : text.substring(0, trace)).strip().replaceAll("\\s*\\R\\s*", " ");
+        StringBuilder out = new StringBuilder();
+        for (String l : (trace < 0 ? text : text.substring(0, trace)).strip().lines().toList()) {
+            out.append(out.length() == 0 ? "" : " ").append(l.strip());
+        }
+        return out.toString();
     }
 }

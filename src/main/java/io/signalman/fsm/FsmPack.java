@@ -22,6 +22,7 @@ import io.signalman.json.Json;
 import io.signalman.json.Payload;
 import java.util.List;
 import java.util.Map;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * The FSM pack: guarded execution strategies (SPEC 4.3, seed 002). Transition rules live in
@@ -32,6 +33,14 @@ public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmO
 
     public static final String NAME = "fsm";
     static final String ROUTES_SUFFIX = ".routes.drl";
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link Transit}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(Transit.class, Instance.class, Action.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public String name() {

@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.engine.Decision;
 import io.signalman.engine.Refused;
 import io.signalman.engine.RuleBundle;
+import io.signalman.state.Expired;
 import io.signalman.state.StateStore;
 import io.signalman.state.Versioned;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -47,19 +50,43 @@ public final class FsmService {
     }
 
     public FsmInstance get(String id) {
-        return store.get(id).map(Versioned::value).orElseThrow(() -> notFound(id));
+        return store.get(id).map(Versioned::value).orElseThrow(() -> missing(id));
+    }
+
+    /** The store the instances live in. */
+    public StateStore<FsmInstance> store() {
+        return store;
     }
 
     public Applied act(String id, String action, JsonNode payload, boolean explain) {
+        return act(id, action, payload, explain, (applied, after) -> applied);
+    }
+
+    /**
+     * What is done with an applied action (the transports log it): {@code after} is the instance
+     * as the action left it, or null when the action was refused and changed nothing. For a move,
+     * it runs while the store holds the change, so that the decision log holds one instance's
+     * moves in the order they were made (SPEC 3.5).
+     */
+    @FunctionalInterface
+    public interface Commit<R> {
+        R commit(Applied applied, Versioned<FsmInstance> after);
+    }
+
+    /** Applies an action and commits it with {@code commit}; see {@link Commit}. */
+    public <R> R act(String id, String action, JsonNode payload, boolean explain, Commit<R> commit) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            Versioned<FsmInstance> current = store.get(id).orElseThrow(() -> notFound(id));
+            Versioned<FsmInstance> current = store.get(id).orElseThrow(() -> missing(id));
             FsmStep step = new FsmStep(id, action, payload, current.value());
             Decision<FsmOutcome> d = pack.decide(bundles.get(), step, explain);
+            Applied applied = new Applied(step, d);
             if (!(d.outcome() instanceof FsmOutcome.Moved m)) {
-                return new Applied(step, d);
+                return commit.commit(applied, null);
             }
-            if (store.compareAndSet(id, current.version(), new FsmInstance(m.machine(), m.to())).isPresent()) {
-                return new Applied(step, d);
+            List<R> out = new ArrayList<>(1);
+            if (store.compareAndSet(id, current.version(), new FsmInstance(m.machine(), m.to()),
+                    after -> out.add(commit.commit(applied, after))).isPresent()) {
+                return out.get(0);
             }
         }
         throw new IllegalStateException("instance " + id + " changed under " + MAX_ATTEMPTS + " attempts in a row");
@@ -92,6 +119,11 @@ public final class FsmService {
             throw new Refused(Refused.Kind.UNPROCESSABLE, "invalid_id",
                     "an instance id is 1 to 200 letters, digits or ._:@- characters");
         }
+    }
+
+    /** 410 when retention removed the instance (its tombstone still kept), else 404. */
+    private RuntimeException missing(String id) {
+        return store.expiredAt(id).<RuntimeException>map(at -> new Expired("FSM instance", id, at)).orElseGet(() -> notFound(id));
     }
 
     private static Refused notFound(String id) {

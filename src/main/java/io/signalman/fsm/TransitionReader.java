@@ -2,14 +2,13 @@ package io.signalman.fsm;
 
 import io.signalman.engine.BundleError;
 import io.signalman.engine.ParsedRule;
+import io.signalman.rulelang.Condition;
+import io.signalman.rulelang.DecideCall;
+import io.signalman.rulelang.PatternReading;
+import io.signalman.rulelang.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.drools.drl.ast.descr.BaseDescr;
-import org.drools.drl.ast.descr.ExprConstraintDescr;
-import org.drools.drl.ast.descr.PatternDescr;
 
 /**
  * Reads the transition table out of transition rules. A transition rule names its machine and
@@ -18,9 +17,6 @@ import org.drools.drl.ast.descr.PatternDescr;
  * all of that, or name undeclared machines or states, are errors at their line.
  */
 final class TransitionReader {
-
-    private static final Pattern EQUALS = Pattern.compile("^\\s*(\\w+)\\s*==\\s*\"([^\"]*)\"\\s*$");
-    private static final Pattern TARGET = Pattern.compile("decide\\s*\\.\\s*to\\s*\\(\\s*\"([^\"]*)\"\\s*\\)");
 
     private final Map<String, Machine> machines;
     private final List<Transition> transitions = new ArrayList<>();
@@ -50,25 +46,29 @@ final class TransitionReader {
         String machine = null;
         String from = null;
         String action = null;
-        for (BaseDescr d : rule.descr().getLhs().getDescrs()) {
-            if (!(d instanceof PatternDescr p)) {
-                guards.add(d.getText() == null ? d.toString() : d.getText());
+        for (PatternReading p : rule.reading().patterns()) {
+            if (!p.positive()) {
+                guards.add(p.type() + "(...) under not, exists or or");
                 continue;
             }
-            for (BaseDescr c : p.getConstraint().getDescrs()) {
-                String expr = c instanceof ExprConstraintDescr e ? e.getExpression() : c.toString();
-                Matcher m = EQUALS.matcher(expr);
-                String field = m.matches() ? m.group(1) : null;
-                if ("Instance".equals(p.getObjectType()) && "machine".equals(field)) {
-                    machine = m.group(2);
-                } else if ("Instance".equals(p.getObjectType()) && "state".equals(field)) {
-                    from = m.group(2);
-                } else if ("Action".equals(p.getObjectType()) && "name".equals(field)) {
-                    action = m.group(2);
+            for (Condition c : p.conditions()) {
+                List<Test> tests = c.tests();
+                Test t = tests.size() == 1 && tests.get(0).operator().equals("==") && tests.get(0).value() instanceof String
+                        ? tests.get(0) : null;
+                String field = t == null ? null : t.field();
+                if ("Instance".equals(p.type()) && "machine".equals(field)) {
+                    machine = (String) t.value();
+                } else if ("Instance".equals(p.type()) && "state".equals(field)) {
+                    from = (String) t.value();
+                } else if ("Action".equals(p.type()) && "name".equals(field)) {
+                    action = (String) t.value();
                 } else {
-                    guards.add(expr.strip());
+                    guards.add(c.text().strip());
                 }
             }
+        }
+        if (rule.reading().opaque() && guards.isEmpty()) {
+            guards.add("a condition beyond patterns (an eval or similar; see the rule)");
         }
         return new String[] {machine, from, action};
     }
@@ -79,9 +79,9 @@ final class TransitionReader {
         String machine = found[0];
         String from = found[1];
         String action = found[2];
-        Matcher to = TARGET.matcher(String.valueOf(rule.descr().getConsequence()));
-        String target = to.find() ? to.group(1) : null;
-        if (target != null && to.find()) {
+        List<DecideCall> to = rule.reading().calls("to");
+        String target = to.isEmpty() ? null : to.get(0).text(0).orElse(null);
+        if (to.size() > 1) {
             error(rule, "calls decide.to(...) twice; a transition rule has one target state");
             return;
         }

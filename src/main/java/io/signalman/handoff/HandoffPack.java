@@ -20,6 +20,7 @@ import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.List;
 import java.util.Map;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * The handoff pack: signal-based multi-agent handoff (SPEC 4.5, seed 001). The rules say what a
@@ -38,6 +39,14 @@ public final class HandoffPack implements PackDefinition, DecisionPack<TurnInput
             new Phase(SignalRules.TERMINATE, Phase.Kind.FIRST_MATCH),
             new Phase(SignalRules.ROUTE, Phase.Kind.FIRST_MATCH),
             new Phase("no-signal", Phase.Kind.FIRST_MATCH));
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link Step}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(Step.class, Turn.class, Said.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public String name() {

@@ -1,37 +1,36 @@
 package io.signalman.handoff;
 
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
 import io.signalman.engine.BundleError;
+import io.signalman.rulelang.Condition;
+import io.signalman.rulelang.DecideCall;
+import io.signalman.rulelang.PatternReading;
+import io.signalman.rulelang.RuleFile;
+import io.signalman.rulelang.RuleReading;
+import io.signalman.rulelang.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.drools.drl.ast.descr.AttributeDescr;
 
 /**
- * Reads the signal rules out of the handoff pack's DRL text, so that the crew check can name the
- * line of a bad signal or an unknown target, and the invariants know every termination signal
- * independently of which rule fired.
+ * Reads the signal rules of the handoff pack through the platform's rule reader, so that the
+ * crew check can name the line of a bad signal or an unknown target, and the invariants know
+ * every termination signal independently of which rule fired.
  *
- * <p>NOTE: this reads the one shape the pack's README prescribes for a signal rule (agenda-group
- * {@code terminate} or {@code route}, a {@code Turn( crew == "..", agent == ".." )} pattern,
- * {@code from $turn.match("[SIGNAL]")}, and {@code decide.terminate($said)} or
- * {@code decide.route($said, "target")}); a signal rule it cannot read is an error, so a rule never
- * escapes the check by being written differently.
+ * <p>NOTE: a signal rule (agenda-group {@code terminate} or {@code route}) says a
+ * {@code Turn( crew == "..", agent == ".." )} pattern, {@code from $turn.match("[SIGNAL]")}, and
+ * {@code decide.terminate($said)} or {@code decide.route($said, "target")}, where the target
+ * may be a named value ({@code String target = "billing";}) and the call may span lines; a
+ * signal rule that does not say all of that is an error, so a rule never escapes the check by
+ * being written differently.
  */
 final class SignalRules {
 
     static final String TERMINATE = "terminate";
     static final String ROUTE = "route";
-
-    private static final Pattern RULE = Pattern.compile("^\\s*rule\\s+\"((?:[^\"\\\\]|\\\\.)*)\"");
-    private static final Pattern END = Pattern.compile("^\\s*end\\s*$");
-    private static final Pattern GROUP = Pattern.compile("agenda-group\\s+\"([^\"]*)\"");
-    private static final Pattern CREW = Pattern.compile("\\bcrew\\s*==\\s*\"([^\"]*)\"");
-    private static final Pattern AGENT = Pattern.compile("\\bagent\\s*==\\s*\"([^\"]*)\"");
-    private static final Pattern MATCH = Pattern.compile("\\.match\\(\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*\\)");
-    private static final Pattern TERMINATES = Pattern.compile("decide\\.terminate\\(");
-    private static final Pattern ROUTES = Pattern.compile("decide\\.route\\([^,]*,\\s*\"([^\"]*)\"\\s*\\)");
 
     private SignalRules() {
     }
@@ -41,103 +40,69 @@ final class SignalRules {
         List<SignalRule> out = new ArrayList<>();
         for (Map.Entry<String, byte[]> f : files.entrySet()) {
             if (f.getKey().endsWith(".drl")) {
-                readFile(f.getKey(), new String(f.getValue(), StandardCharsets.UTF_8), out, errors);
+                RuleFile read = RuleFile.read(new String(f.getValue(), StandardCharsets.UTF_8), null);
+                // A file that does not parse is reported by the engine's compile, with its lines.
+                read.rules().forEach(r -> rule(f.getKey(), r, out, errors));
             }
         }
         return out;
     }
 
-    private static void readFile(String file, String text, List<SignalRule> out, List<BundleError> errors) {
-        String[] lines = text.split("\n", -1);
-        Draft d = null;
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i];
-            int n = i + 1;
-            Matcher m = RULE.matcher(line);
-            if (m.find()) {
-                d = new Draft(m.group(1), n);
+    private static void rule(String file, RuleReading r, List<SignalRule> out, List<BundleError> errors) {
+        AttributeDescr groupAttribute = r.descr().getAttributes().get("agenda-group");
+        String group = groupAttribute == null ? null : groupAttribute.getValue().strip();
+        if (group != null && group.length() >= 2 && group.startsWith("\"") && group.endsWith("\"")) {
+            group = group.substring(1, group.length() - 1);
+        }
+        boolean terminateTier = TERMINATE.equals(group);
+        if (!terminateTier && !ROUTE.equals(group)) {
+            return;
+        }
+        String crew = null;
+        String agent = null;
+        String signal = null;
+        int signalLine = 0;
+        for (PatternReading p : r.patterns()) {
+            for (Condition c : p.conditions()) {
+                for (Test t : c.tests()) {
+                    if (t.operator().equals("==") && t.value() instanceof String v) {
+                        crew = t.field().equals("crew") && crew == null ? v : crew;
+                        agent = t.field().equals("agent") && agent == null ? v : agent;
+                    }
+                }
             }
-            if (d == null) {
-                continue;
-            }
-            d.group = find(GROUP, line, d.group);
-            d.crew = find(CREW, line, d.crew);
-            d.agent = find(AGENT, line, d.agent);
-            Matcher s = MATCH.matcher(line);
-            if (s.find() && d.signal == null) {
-                d.signal = s.group(1).replace("\\\"", "\"");
-                d.signalLine = n;
-            }
-            if (TERMINATES.matcher(line).find()) {
-                d.terminates = true;
-                d.targetLine = n;
-            }
-            Matcher r = ROUTES.matcher(line);
-            if (r.find()) {
-                d.target = r.group(1);
-                d.targetLine = n;
-            }
-            if (END.matcher(line).matches()) {
-                d.finish(file, out, errors);
-                d = null;
+            if (signal == null && p.source() instanceof MethodCallExpr m && m.getNameAsString().equals("match")
+                    && m.getArguments().size() == 1 && m.getArgument(0) instanceof StringLiteralExpr lit) {
+                signal = lit.asString();
+                signalLine = p.line();
             }
         }
-    }
-
-    private static String find(Pattern p, String line, String current) {
-        if (current != null) {
-            return current;
+        List<DecideCall> terminates = r.calls(TERMINATE);
+        DecideCall route = r.calls(ROUTE).stream().filter(c -> c.text(1).isPresent()).findFirst().orElse(null);
+        List<String> missing = new ArrayList<>();
+        if (crew == null) {
+            missing.add("Turn( crew == \"...\" )");
         }
-        Matcher m = p.matcher(line);
-        return m.find() ? m.group(1) : null;
-    }
-
-    /** A rule being read, line by line. */
-    private static final class Draft {
-        final String name;
-        final int line;
-        String group;
-        String crew;
-        String agent;
-        String signal;
-        int signalLine;
-        boolean terminates;
-        String target;
-        int targetLine;
-
-        Draft(String name, int line) {
-            this.name = name;
-            this.line = line;
+        if (agent == null) {
+            missing.add("Turn( agent == \"...\" )");
         }
-
-        void finish(String file, List<SignalRule> out, List<BundleError> errors) {
-            boolean terminateTier = TERMINATE.equals(group);
-            if (!terminateTier && !ROUTE.equals(group)) {
-                return;
-            }
-            List<String> missing = new ArrayList<>();
-            if (crew == null) {
-                missing.add("Turn( crew == \"...\" )");
-            }
-            if (agent == null) {
-                missing.add("Turn( agent == \"...\" )");
-            }
-            if (signal == null) {
-                missing.add("$said : Said() from $turn.match(\"[SIGNAL]\")");
-            }
-            if (terminateTier && !terminates) {
-                missing.add("decide.terminate($said)");
-            }
-            if (!terminateTier && target == null) {
-                missing.add("decide.route($said, \"agent or group\")");
-            }
-            if (!missing.isEmpty()) {
-                errors.add(new BundleError(file, line, 1, "signal rule \"" + name + "\" in agenda-group \"" + group
-                        + "\" must name " + String.join(", ", missing) + " (see rules/handoff/README.md)"));
-                return;
-            }
-            out.add(new SignalRule(name, file, line, crew, agent, signal, signalLine, terminateTier ? null : target,
-                    targetLine));
+        if (signal == null) {
+            missing.add("$said : Said() from $turn.match(\"[SIGNAL]\")");
         }
+        if (terminateTier && terminates.isEmpty()) {
+            missing.add("decide.terminate($said)");
+        }
+        if (!terminateTier && route == null) {
+            missing.add("decide.route($said, \"agent or group\")");
+        }
+        int line = r.descr().getLine();
+        if (!missing.isEmpty()) {
+            errors.add(new BundleError(file, line, 1, "signal rule \"" + r.name() + "\" in agenda-group \"" + group
+                    + "\" must name " + String.join(", ", missing) + " (see rules/handoff/README.md)"));
+            return;
+        }
+        DecideCall decided = terminateTier ? terminates.get(0) : route;
+        out.add(new SignalRule(r.name(), file, line, crew, agent, signal, signalLine,
+                terminateTier ? null : route.text(1).orElseThrow(), decided.line()));
     }
 }

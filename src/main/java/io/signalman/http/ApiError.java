@@ -8,6 +8,8 @@ import io.signalman.handoff.ConversationRefused;
 import io.signalman.engine.RunawayRulesException;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
+import io.signalman.state.Expired;
+import io.signalman.state.StateFull;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +34,16 @@ public record ApiError(int status, String code, String message, ObjectNode detai
     static final ApiError OVERLOADED = of(503, "overloaded",
             "the server is at its bound of requests in flight; retry after the Retry-After delay");
 
+    /** The evaluation itself stopped at the deadline, before anything was committed or logged. */
     static final ApiError DEADLINE = of(503, "deadline_exceeded",
             "the request ran past its deadline; its rules were stopped and nothing was changed");
+
+    /**
+     * Answered by the deadline's timer while the worker was still busy: whether the request
+     * still took effect is not known when this is sent, so it does not claim either.
+     */
+    static final ApiError DEADLINE_UNANSWERED = of(503, "deadline_exceeded",
+            "the request ran past its deadline and was answered before its evaluation ended, so it may still take effect");
 
     public static ApiError of(int status, String code, String message) {
         return new ApiError(status, code, message, null);
@@ -62,6 +72,15 @@ public record ApiError(int status, String code, String message, ObjectNode detai
                 case FORBIDDEN -> 403;
             };
             return of(status, r.code(), r.getMessage());
+        }
+        if (e instanceof Expired x) {
+            ObjectNode details = Json.object();
+            details.put("id", x.id());
+            details.put("expired_at", x.at().toString());
+            return new ApiError(410, "expired", x.getMessage(), details);
+        }
+        if (e instanceof StateFull) {
+            return of(507, "state_full", e.getMessage());
         }
         if (e instanceof ConversationRefused cr) {
             return conversation(cr);

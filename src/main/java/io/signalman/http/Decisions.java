@@ -157,14 +157,32 @@ public final class Decisions {
 
     /** Logs a decision (with the state it was made from) and returns its response body. */
     public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d) {
+        return commit(pack, endpoint, input, d, null).body();
+    }
+
+    /** A logged decision: its response body and its position in the decision log. */
+    public record Committed(ObjectNode body, long position) {
+    }
+
+    /**
+     * Logs a decision that changed state, with {@code stateAfter} (a {@code StateLine}: the
+     * decision log is the write-ahead log of durable state). Called while the state store holds
+     * the change; the caller answers only after {@link #awaitDurable} of the returned position.
+     */
+    public <I, D> Committed commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d, JsonNode stateAfter) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
-        log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
-                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input)));
+        long position = log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint,
+                d.revision(), pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter));
         metrics.decided(d);
         if (DECISION_LOG.isDebugEnabled()) {
             DECISION_LOG.debug(LogLine.decision(d, endpoint));
         }
-        return d.toJson(outcome);
+        return new Committed(d.toJson(outcome), position);
+    }
+
+    /** Waits until a logged state change is as durable as {@code --fsync} promises (SPEC 3.5). */
+    public void awaitDurable(long position) {
+        log.awaitDurable(position);
     }
 
     private <I, D> ObjectNode decideParsed(DecisionPack<I, D> pack, String endpoint, RuleBundle bundle, I input,

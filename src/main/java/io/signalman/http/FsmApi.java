@@ -13,6 +13,7 @@ import io.signalman.fsm.Transition;
 import io.signalman.engine.Refused;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
+import io.signalman.state.StateLine;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -114,9 +115,16 @@ final class FsmApi implements ApiModule {
     /** Applies the action and logs the decision, refusals included (they are decisions too). */
     private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain, String whyNot) {
         api.decisions().requireRule(Packs.FSM, whyNot);
-        FsmService.Applied a = service(api).act(id, r.action(), r.payload(), explain);
-        ObjectNode out = Decisions.withWhyNot(api.decisions().commit(Packs.FSM, ACTIONS, a.step(), a.decision()),
-                a.decision(), whyNot);
+        FsmService fsm = service(api);
+        Decisions decisions = api.decisions();
+        record Done(FsmService.Applied applied, Decisions.Committed committed) {
+        }
+        Done done = fsm.act(id, r.action(), r.payload(), explain, (applied, after) -> new Done(applied, decisions.commit(
+                Packs.FSM, ACTIONS, applied.step(), applied.decision(), after == null ? null
+                        : StateLine.after(FsmService.STORE, id, after, after.value().snapshot()))));
+        decisions.awaitDurable(done.committed().position());
+        FsmService.Applied a = done.applied();
+        ObjectNode out = Decisions.withWhyNot(done.committed().body(), a.decision(), whyNot);
         if (a.decision().outcome() instanceof FsmOutcome.InvalidTransition i) {
             out.put("message", "no transition for action \"" + i.action() + "\" from state \"" + i.currentState() + "\"");
         } else if (a.decision().outcome() instanceof FsmOutcome.GuardRejected g) {

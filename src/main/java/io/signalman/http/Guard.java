@@ -57,7 +57,7 @@ final class Guard {
         long timer = vertx.setTimer(deadlineMs, t -> {
             if (!answered[0]) {
                 answered[0] = true;
-                answer.fail(ApiError.DEADLINE);
+                answer.fail(ApiError.DEADLINE_UNANSWERED);
             }
         });
         workers.<Api.Reply>executeBlocking(() -> Deadline.within(deadline, () -> idempotency.once(keys.key(), work)), false)

@@ -15,6 +15,8 @@ import io.signalman.handoff.HandoffReference;
 import io.signalman.handoff.TurnInput;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
+import io.signalman.state.Expired;
+import io.signalman.state.StateLine;
 import io.signalman.state.StateStore;
 import io.signalman.state.Versioned;
 import java.util.List;
@@ -89,8 +91,11 @@ final class HandoffConversations {
             expect(key, v.value(), request.agent());
             TurnInput input = request.withState(v.value());
             Decision<HandoffOutcome> d = decisions.evaluate(pack, input, explain);
-            if (store.compareAndSet(key, v.version(), d.outcome().stateAfter()).isPresent()) {
-                return Decisions.withWhyNot(decisions.commit(pack, TURNS, input, d), d, whyNot);
+            List<Decisions.Committed> done = new java.util.ArrayList<>(1);
+            if (store.compareAndSet(key, v.version(), d.outcome().stateAfter(), after -> done.add(decisions.commit(pack,
+                    TURNS, input, d, StateLine.after(HandoffPack.NAME, key, after, after.value().toJson())))).isPresent()) {
+                decisions.awaitDurable(done.get(0).position());
+                return Decisions.withWhyNot(done.get(0).body(), d, whyNot);
             }
         }
         throw new IllegalStateException("conversation " + key + " kept changing under " + MAX_ATTEMPTS + " attempts");
@@ -134,9 +139,10 @@ final class HandoffConversations {
         }
     }
 
+    /** The conversation; 410 when retention removed it (its tombstone still kept), else 404. */
     private Versioned<ConversationState> read(String id) {
-        return store.get(id).orElseThrow(() -> new ConversationRefused(Reason.NOT_FOUND,
-                "no conversation has id \"" + id + "\"", null));
+        return store.get(id).orElseThrow(() -> store.expiredAt(id).<RuntimeException>map(at -> new Expired("conversation", id, at))
+                .orElseGet(() -> new ConversationRefused(Reason.NOT_FOUND, "no conversation has id \"" + id + "\"", null)));
     }
 
     private HandoffReference reference() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.cluster.ClusterView;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.signalman.engine.Deadline;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.vertx.core.Future;
@@ -194,8 +195,13 @@ public final class HttpApi extends VerticleBase {
 
     private void ready(RoutingContext ctx) {
         RuleBundle b = decisions.engine().current().orElse(null);
+        int stuck = Deadline.stuckWorkers();
         if (b == null) {
             Responses.error(ctx, ApiError.of(503, "not_ready", "no rule bundle is loaded yet"));
+        } else if (stuck > 0) {
+            // A worker held by a rule that never returns is lost until restart: let the orchestrator restart us.
+            Responses.error(ctx, ApiError.of(503, "not_ready", stuck + " worker thread(s) are stuck in rules that did not stop "
+                    + "at their deadline; restart the server (signalman_stuck_workers counts them)"));
         } else {
             Responses.json(ctx, 200, Json.object().put("status", "ready").put("rules_revision", b.revision()));
         }

@@ -75,6 +75,13 @@ public final class Metrics {
         return r;
     }
 
+    /** Workers held by rules that did not stop at their deadline (see {@code Deadline#stuckWorkers}). */
+    private void stuckWorkers() {
+        io.micrometer.core.instrument.Gauge.builder("signalman.stuck.workers", io.signalman.engine.Deadline::stuckWorkers)
+                .description("worker threads held by an evaluation halted at its deadline that has not ended; /ready is 503 while any")
+                .strongReference(true).register(registry);
+    }
+
     public Metrics(Engine engine) {
         this();
         count(engine);
@@ -82,6 +89,7 @@ public final class Metrics {
 
     /** Metrics whose reload counters are registered later, by {@link #count(Engine)}. */
     public Metrics() {
+        stuckWorkers();
     }
 
     /** Registers the engine's load and refusal counters (once per engine). */
@@ -96,6 +104,28 @@ public final class Metrics {
     public void clusterMembers(java.util.function.Supplier<Integer> members) {
         io.micrometer.core.instrument.Gauge.builder("signalman.cluster.members", members, m -> m.get())
                 .description("cluster members this node sees, itself included").strongReference(true).register(registry);
+    }
+
+    /**
+     * State entries per store (SPEC 3.5, issue 16): {@code signalman_state_entries{store, status}}
+     * with status live, finished (kept for --state-retention) and expired (tombstones kept, so a
+     * GET answers 410), and {@code signalman_state_expired} removed by retention since start.
+     * Counted when scraped (a pass over the stores' maps).
+     */
+    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> counts) {
+        java.util.Map<String, long[]> now = counts.get();
+        String[] statuses = {"live", "finished", "expired"};
+        for (String store : now.keySet()) {
+            for (int i = 0; i < statuses.length; i++) {
+                int at = i;
+                io.micrometer.core.instrument.Gauge.builder("signalman.state.entries", counts, c -> c.get().get(store)[at])
+                        .tag("store", store).tag("status", statuses[i])
+                        .description("state entries held, by store and status").strongReference(true).register(registry);
+            }
+            io.micrometer.core.instrument.Gauge.builder("signalman.state.expired", counts, c -> c.get().get(store)[3])
+                    .tag("store", store).description("entries removed by retention since start").strongReference(true)
+                    .register(registry);
+        }
     }
 
     /** Vert.x built with this registry behind its metrics SPI. */

@@ -3,6 +3,7 @@ package io.signalman.http;
 import io.signalman.Packs;
 import io.signalman.cluster.Cluster;
 import io.signalman.cluster.ClusterView;
+import io.signalman.cluster.StateDatabase;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
@@ -12,7 +13,12 @@ import io.signalman.engine.Gate;
 import io.signalman.fsm.FsmService;
 import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
+import io.signalman.StateSpecs;
+import io.signalman.state.LocalAnswers;
+import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
+import io.signalman.state.StoreSpec;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -39,12 +45,17 @@ public final class Server implements AutoCloseable {
     private final Guard guard;
     private final BlockedThreads blocked;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** A single node's state and idempotency answers (null in a cluster; answers null in memory). */
+    private final LocalState local;
+    private final LocalAnswers answers;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
-                   BlockedThreads blocked) {
+                   BlockedThreads blocked, LocalState local, LocalAnswers answers) {
+        this.local = local;
+        this.answers = answers;
         this.vertx = vertx;
         this.engine = engine;
         this.log = log;
@@ -66,23 +77,45 @@ public final class Server implements AutoCloseable {
                 .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                 .setMaxEventLoopExecuteTime(config.blockedWarnMs())
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS);
-        Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster());
+        Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster(), config.state().jdbcUrl() == null
+                ? null : new StateDatabase(config.state().jdbcUrl(), System.getenv()).migrate());
         // A clustered node joins first: its reload gate checks the cluster's FSM instances.
         Vertx vertx = cluster == null ? metrics.vertx(options) : metrics.clusteredVertx(cluster.configure(options), cluster.manager());
         BlockedThreads blocked = new BlockedThreads(vertx);
-        StateStores stores = cluster == null ? new StateStores() : cluster.stores();
         DecisionLog log = null;
+        LocalState local = null;
+        LocalAnswers answers = null;
         try {
+            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
+            // Opened before the rules load: the reload gate checks the recovered FSM instances.
+            AtomicReference<Engine> loaded = new AtomicReference<>();
+            List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
+            StateStores stores;
+            if (cluster != null) {
+                stores = cluster.stores();
+            } else {
+                local = config.state().durable()
+                        ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync())
+                        : LocalState.inMemory(config.state(), specs);
+                stores = local.stores();
+                if (config.state().durable()) {
+                    answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock());
+                }
+            }
             Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
             Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
+            loaded.set(engine);
             metrics.count(engine);
             RuleBundle bundle = engine.load();
             LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
-            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
             Decisions decisions = new Decisions(engine, log, stores, metrics);
             Warmup.run(decisions, config);
-            Guard guard = new Guard(config.limits(), cluster == null ? null : cluster.answers());
+            Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers());
+            if (local != null) {
+                metrics.state(local::counts);
+                local.start();
+            }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();
@@ -100,11 +133,17 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked);
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers);
         } catch (BundleException | RuntimeException e) {
             vertx.close().await();
             if (log != null) {
                 log.close();
+            }
+            if (local != null) {
+                local.close();
+            }
+            if (answers != null) {
+                answers.close();
             }
             throw e;
         }
@@ -165,6 +204,11 @@ public final class Server implements AutoCloseable {
         return engine;
     }
 
+    /** A single node's state (null in a cluster). */
+    public LocalState state() {
+        return local;
+    }
+
     public DecisionLog decisionLog() {
         return log;
     }
@@ -182,6 +226,13 @@ public final class Server implements AutoCloseable {
             LOG.warn("vert.x did not close cleanly: {}", e.toString());
         }
         log.close();
+        // After the log: the last snapshot covers every decision the log holds.
+        if (local != null) {
+            local.close();
+        }
+        if (answers != null) {
+            answers.close();
+        }
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
     }
 }

@@ -2,6 +2,7 @@ package io.signalman.http;
 
 import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
+import io.signalman.state.StateConfig;
 import java.nio.file.Path;
 
 /**
@@ -14,11 +15,20 @@ import java.nio.file.Path;
  * @param limits         deadline, in-flight bound and idempotency window (SPEC 8)
  * @param adminListener  where the admin endpoints are served instead of the public port, or null
  *                       to serve them on the public port (SPEC 8)
- * @param cluster        how to join a cluster (SPEC 9), or null to serve alone with in-memory state
+ * @param cluster        how to join a cluster (SPEC 9), or null to serve alone
+ * @param state          where state lives, its retention and its cap (SPEC 3.5)
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
-                           RequestLimits limits, AdminListener adminListener, ClusterConfig cluster) {
+                           RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state) {
+
+    /** The configuration before {@code state} existed: durable state with the default retention and cap. */
+    public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
+                        long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                        RequestLimits limits, AdminListener adminListener, ClusterConfig cluster) {
+        this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener, cluster, StateConfig.defaults());
+    }
 
     /**
      * A second listener that serves only the admin endpoints (still behind the bearer token), so
@@ -58,56 +68,73 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
+        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
     }
 
     public ServerConfig withRules(Path r) {
-        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
+        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
     }
 
     public ServerConfig withFixtures(Path f) {
-        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
+        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
     }
 
     public ServerConfig withAdminToken(String token) {
-        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
+        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
     }
 
     public ServerConfig withData(Path d) {
-        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
+        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
     }
 
     public ServerConfig withBlockedWarnMs(long ms) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster, state);
     }
 
     public ServerConfig withWorkers(int n) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
     }
 
     public ServerConfig withLimits(RequestLimits l) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster, state);
     }
 
     public ServerConfig withBodyLimit(long bytes) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bytes, workers, fsync, logQueue, blockedWarnMs, limits,
-                adminListener, cluster);
+                adminListener, cluster, state);
     }
 
     /** Serves the admin endpoints on {@code host:port} only (the public port answers them 404). */
     public ServerConfig withAdminListener(String adminHost, int adminPort) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, new AdminListener(adminHost, adminPort), cluster);
+                limits, new AdminListener(adminHost, adminPort), cluster, state);
     }
 
     /** Joins the cluster {@code c} describes (SPEC 9). */
     public ServerConfig withCluster(ClusterConfig c) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, c);
+                limits, adminListener, c, state);
+    }
+
+    /** Keeps state as {@code s} says (durable or not, retention, cap, PostgreSQL). */
+    public ServerConfig withState(StateConfig s) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
+                limits, adminListener, cluster, s);
+    }
+
+    /** Forces writes as {@code f} says (decision log and state alike). */
+    public ServerConfig withFsync(FsyncPolicy f) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, f, logQueue, blockedWarnMs,
+                limits, adminListener, cluster, state);
     }
 
     public Path decisionsDir() {
         return data.resolve("decisions");
+    }
+
+    /** Where a single node keeps its state (SPEC 3.5). */
+    public Path stateDir() {
+        return data.resolve("state");
     }
 
     @Override
@@ -116,6 +143,6 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
                 + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
                 + " admin-listener=" + (adminListener == null ? "public-port" : adminListener)
-                + (cluster == null ? "" : " " + cluster);
+                + (cluster == null ? "" : " " + cluster) + " " + state;
     }
 }

@@ -14,7 +14,7 @@ import java.util.List;
  * The reload gate's history check: every record under the fixtures folder must come out again
  * from the candidate, and every invariant must hold. A change the analyst meant is recorded with
  * {@code signalman replay --accept} first; until then the candidate is refused, naming the
- * records it would change.
+ * records it would change. It replays through the same {@link Replayer} as the command line.
  */
 public final class ReplayGate implements Gate {
 
@@ -34,9 +34,9 @@ public final class ReplayGate implements Gate {
         }
         ReplayReport report;
         try {
-            report = new Replayer(candidate, null, null).replay(Archive.read(List.of(fixtures)));
+            report = Replayer.run(ReplayRequest.of(candidate, Archive.read(List.of(fixtures))));
         } catch (IOException e) {
-            return List.of(new BundleError(fixtures.toString(), 0, 0, "cannot read the golden history: " + e.getMessage()));
+            return List.of(new BundleError(at(fixtures.toString()), 0, 0, "cannot read the golden history: " + e.getMessage()));
         }
         // The real reason leads: a broken invariant is a wrong rule, whatever else changed.
         List<BundleError> errors = new ArrayList<>();
@@ -48,15 +48,15 @@ public final class ReplayGate implements Gate {
         String then = report.violations().isEmpty()
                 ? " if it is meant, record it with signalman replay --accept " + shown(fixtures) + " and review the diff"
                 : " (signalman replay --accept refuses while an invariant breaks: fix the rule first)";
-        for (ReplayReport.Change c : report.changes().subList(0, Math.min(SHOWN, report.changes().size()))) {
+        List<ReplayReport.Change> first = report.changes();
+        for (ReplayReport.Change c : first.subList(0, Math.min(SHOWN, first.size()))) {
             StringBuilder what = new StringBuilder("the recorded decision changes:");
             c.fields().forEach((field, v) -> what.append(' ').append(field).append(' ').append(Json.write(v[0]))
                     .append(" -> ").append(Json.write(v[1])).append(';'));
             errors.add(new BundleError(at(c.file()), c.line(), 0, what + then));
         }
-        if (report.changes().size() > SHOWN) {
-            errors.add(new BundleError(at(fixtures.toString()), 0, 0, (report.changes().size() - SHOWN)
-                    + " more recorded decisions change"));
+        if (report.changed() > SHOWN) {
+            errors.add(new BundleError(at(fixtures.toString()), 0, 0, (report.changed() - SHOWN) + " more recorded decisions change"));
         }
         report.problems().stream().filter(p -> !p.contains("torn last line"))
                 .forEach(p -> errors.add(new BundleError(at(fixtures.toString()), 0, 0, p)));

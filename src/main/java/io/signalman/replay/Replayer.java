@@ -1,49 +1,37 @@
 package io.signalman.replay;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
-import io.signalman.decisionlog.DecisionRecord;
-import io.signalman.engine.BundleException;
-import io.signalman.engine.CompiledPack;
-import io.signalman.engine.Decision;
-import io.signalman.engine.DecisionPack;
-import io.signalman.engine.Invariant;
 import io.signalman.engine.RuleBundle;
-import io.signalman.engine.RuleInfo;
-import io.signalman.json.InputException;
-import io.signalman.json.Json;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Re-decides every record of an archive with candidate rules and compares the outcome with the
- * recorded decision (or with a baseline bundle's decision), checks every invariant of the pack,
- * and notes which rules fired. What is compared is the pack's own fields and the deciding rule;
- * ids, revisions and line numbers are allowed to differ.
+ * Replays an archive (SPEC 6): one thread reads the files and cuts them into chunks of lines, the
+ * replaying threads each parse, decide, compare and check their chunks into their own partial
+ * report, and the parts are merged when the archive is done. Records are independent (each
+ * carries its {@code state_before}), so any split gives the same report; memory is bounded by the
+ * chunks in flight and the report's bounded examples, never by the archive.
  */
 public final class Replayer {
 
-    private static final int PROGRESS_EVERY = 10_000;
+    private static final LineChunks.Chunk END = new LineChunks.Chunk(null, null, null, null, null, 0, false);
 
     private final RuleBundle candidate;
     private final RuleBundle baseline;
     private final PrintStream progress;
-    private final Map<ArchiveKey, List<String>> accepted = new LinkedHashMap<>();
-
-    private record ArchiveKey(java.nio.file.Path path) {
-    }
 
     /**
      * @param baseline rules to compare with, or null to compare with the recorded decisions
-     * @param progress where to report progress on long archives, or null
+     * @param progress where to print progress lines on long archives, or null
      */
     public Replayer(RuleBundle candidate, RuleBundle baseline, PrintStream progress) {
         this.candidate = Objects.requireNonNull(candidate);
@@ -51,121 +39,133 @@ public final class Replayer {
         this.progress = progress;
     }
 
+    /** Every record of the archive, on every core. */
     public ReplayReport replay(Archive archive) {
-        ReplayReport report = new ReplayReport();
-        report.candidate = candidate.revision();
-        report.comparedWith = baseline == null ? "the recorded decisions" : "rules " + baseline.revision();
-        Map<String, Set<String>> fired = new HashMap<>();
-        int total = archive.records();
-        for (Archive.ArchiveFile file : archive.files()) {
-            file.problems().forEach(report.problems::add);
-            report.fatalProblems += file.problems().size() - (file.tornTail() ? 1 : 0);
-            RuleBundle cand;
-            RuleBundle base;
-            try {
-                cand = candidate.withReference(file.reference());
-                base = baseline == null ? null : baseline.withReference(file.reference());
-            } catch (BundleException e) {
-                report.problems.add(file.path() + ": its reference/ data is refused: " + e.errors());
-                report.fatalProblems++;
-                continue;
-            }
-            List<String> lines = new ArrayList<>();
-            for (Archive.Entry entry : file.entries()) {
-                ObjectNode now = replayOne(file, entry, cand, base, report, fired);
-                lines.add(Json.write(now == null ? entry.record().toJson() : accept(entry.record(), now, cand)));
-                report.records++;
-                if (progress != null && total > PROGRESS_EVERY && report.records % PROGRESS_EVERY == 0) {
-                    progress.printf("replay: %d / %d records%n", report.records, total);
-                }
-            }
-            accepted.put(new ArchiveKey(file.path()), lines);
-        }
-        for (CompiledPack pack : candidate.packs().values()) {
-            Set<String> seen = fired.getOrDefault(pack.name(), Set.of());
-            List<String> never = pack.rules().stream().map(RuleInfo::name).filter(n -> !seen.contains(n)).toList();
-            if (!never.isEmpty()) {
-                report.neverFired.put(pack.name(), never);
-            }
-        }
-        return report;
+        return run(ReplayRequest.of(candidate, archive).withBaseline(baseline)
+                .withListener(progress == null ? null : new PlainProgress(progress)));
     }
 
-    /** The archive's lines with every decision replaced by the candidate's (for {@code --accept}). */
-    public Map<java.nio.file.Path, List<String>> acceptedLines() {
-        Map<java.nio.file.Path, List<String>> out = new LinkedHashMap<>();
-        accepted.forEach((k, v) -> out.put(k.path(), v));
-        return out;
-    }
-
-    private ObjectNode replayOne(Archive.ArchiveFile file, Archive.Entry entry, RuleBundle cand, RuleBundle base,
-                                 ReplayReport report, Map<String, Set<String>> fired) {
-        DecisionRecord rec = entry.record();
-        DecisionPack<?, ?> pack = Packs.named(rec.pack()).orElse(null);
-        if (pack == null || cand.pack(rec.pack()).isEmpty()) {
-            report.problems.add(file.path() + ":" + entry.line() + ": no pack \"" + rec.pack() + "\" in the candidate rules");
-            report.fatalProblems++;
-            return null;
+    /** Runs one replay on the calling thread and {@code request.threads()} replaying threads. */
+    public static ReplayReport run(ReplayRequest request) {
+        long start = System.nanoTime();
+        ReplayBundles bundles = new ReplayBundles(request.candidate(), request.baseline(), request.archive());
+        ReplayReport total = new ReplayReport();
+        BlockingQueue<LineChunks.Chunk> queue = new ArrayBlockingQueue<>(2 * request.threads());
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<RecordReplay> parts = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < request.threads(); i++) {
+            RecordReplay part = new RecordReplay(bundles, request.selection());
+            parts.add(part);
+            Thread t = new Thread(() -> work(queue, part, failure), "signalman-replay-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
         }
         try {
-            return replayTyped(pack, file, entry, cand, base, report, fired);
-        } catch (InputException e) {
-            report.problems.add(file.path() + ":" + entry.line() + ": recorded input is not valid for " + rec.pack()
-                    + (e.field().isEmpty() ? "" : " (" + e.field() + ")") + ": " + e.getMessage());
-        } catch (RuntimeException e) {
-            report.problems.add(file.path() + ":" + entry.line() + ": the rules failed: " + e);
+            read(request, bundles, total, chunk -> put(queue, chunk, failure));
+            for (int i = 0; i < threads.size(); i++) {
+                put(queue, END, failure);
+            }
+            if (failure.get() != null) {
+                threads.forEach(Thread::interrupt);
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            threads.forEach(Thread::interrupt);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the replay was interrupted", e);
         }
-        report.fatalProblems++;
-        return null;
+        if (failure.get() != null) {
+            throw new IllegalStateException("the replay failed: " + failure.get(), failure.get());
+        }
+        parts.forEach(p -> total.merge(p.report()));
+        request.archive().files().forEach(f -> total.files.set(f.index()));
+        total.candidate = request.candidate().revision();
+        total.comparedWith = request.baseline() == null ? "the recorded decisions" : "rules " + request.baseline().revision();
+        total.selection = request.selection().describe();
+        total.finish(request.candidate());
+        total.elapsedSeconds = (System.nanoTime() - start) / 1e9;
+        request.listener().finished(total);
+        return total;
     }
 
-    private <I, D> ObjectNode replayTyped(DecisionPack<I, D> pack, Archive.ArchiveFile file, Archive.Entry entry,
-                                          RuleBundle cand, RuleBundle base, ReplayReport report,
-                                          Map<String, Set<String>> fired) throws InputException {
-        DecisionRecord rec = entry.record();
-        I input = pack.parseRecord(rec.input(), rec.stateBefore());
-        Decision<D> d = pack.decide(cand, input, false);
-        ObjectNode outcome = pack.outcomeJson(d.outcome());
-        ObjectNode now = d.recordJson(outcome);
-        ObjectNode before = base == null ? rec.decision() : decideRecord(pack, base, input);
-        Map<String, JsonNode[]> diff = new LinkedHashMap<>();
-        List<String> compared = new ArrayList<>();
-        outcome.fieldNames().forEachRemaining(compared::add);
-        compared.add("rule");
-        for (String field : compared) {
-            JsonNode old = before.get(field) == null ? Json.MAPPER.missingNode() : before.get(field);
-            if (!old.equals(now.get(field))) {
-                diff.put(field, new JsonNode[] {old, now.get(field)});
+    /** Reads every file of the archive, in order, into chunks; problems of the files themselves go to {@code report}. */
+    private static void read(ReplayRequest request, ReplayBundles bundles, ReplayReport report, LineChunks.ChunkSink sink)
+            throws InterruptedException {
+        long totalBytes = request.archive().bytes();
+        long[] done = {0, 0};
+        for (Archive.ArchiveFile file : request.archive().files()) {
+            long position = Firsts.position(file.index(), 0);
+            String refused = bundles.refused(file);
+            if (refused != null) {
+                report.problem(position, refused, true);
+                continue;
+            }
+            report.readByArgument.merge(file.argument(), 0L, Long::sum);
+            try (Counting raw = new Counting(Files.newInputStream(file.path())); InputStream in = LineChunks.open(file, raw)) {
+                LineChunks.cut(file, in, chunk -> {
+                    sink.accept(chunk);
+                    done[0] += chunk.count();
+                    request.listener().progress(done[0], done[1] + raw.count, totalBytes);
+                }, (line, message, fatal) -> report.problem(Firsts.position(file.index(), line),
+                        file.path() + ":" + line + ": " + message, fatal));
+                done[1] += raw.count;
+            } catch (IOException e) {
+                report.problem(position, file.path() + ": cannot be read: " + e, true);
             }
         }
-        if (diff.isEmpty()) {
-            report.unchanged++;
-        } else {
-            report.changed(text(before.get("rule")), text(now.get("rule")),
-                    new ReplayReport.Change(file.path().toString(), entry.line(), rec.decisionId(), rec.input(), diff));
+        request.listener().progress(done[0], totalBytes, totalBytes);
+    }
+
+    private static void work(BlockingQueue<LineChunks.Chunk> queue, RecordReplay part, AtomicReference<Throwable> failure) {
+        try {
+            for (LineChunks.Chunk c = queue.take(); c != END; c = queue.take()) {
+                if (failure.get() == null) {
+                    part.chunk(c);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            // Not a record's problem (those are in the report): a bug. The replay fails rather than count less.
+            failure.compareAndSet(null, e);
+            queue.clear();
         }
-        for (Invariant<I, D> inv : pack.invariants()) {
-            inv.check(input, d, i -> pack.decide(cand, i, false)).ifPresent(msg -> report.violations.add(
-                    new ReplayReport.Violation(inv.name(), pack.name(), file.path().toString(), entry.line(),
-                            rec.decisionId(), rec.input(), msg,
-                            Shrinker.shrink(pack, cand, inv, rec.input(), rec.stateBefore()))));
+    }
+
+    /** Queues a chunk, giving up if a replaying thread failed (it no longer takes chunks). */
+    private static void put(BlockingQueue<LineChunks.Chunk> queue, LineChunks.Chunk chunk, AtomicReference<Throwable> failure)
+            throws InterruptedException {
+        while (!queue.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
+            if (failure.get() != null) {
+                return;
+            }
         }
-        Set<String> names = fired.computeIfAbsent(pack.name(), k -> new HashSet<>());
-        d.evaluation().fired().forEach(r -> names.add(r.name()));
-        return now;
     }
 
-    private static <I, D> ObjectNode decideRecord(DecisionPack<I, D> pack, RuleBundle bundle, I input) {
-        Decision<D> d = pack.decide(bundle, input, false);
-        return d.recordJson(pack.outcomeJson(d.outcome()));
-    }
+    /** Counts the bytes read from the file (before decompression), for progress. */
+    private static final class Counting extends FilterInputStream {
+        long count;
 
-    private static ObjectNode accept(DecisionRecord rec, ObjectNode now, RuleBundle cand) {
-        return new DecisionRecord(rec.decisionId(), rec.at(), rec.pack(), rec.endpoint(), cand.revision(), rec.input(), now,
-                rec.stateBefore()).toJson();
-    }
+        Counting(InputStream in) {
+            super(in);
+        }
 
-    private static String text(JsonNode n) {
-        return n == null || n.isNull() || n.isMissingNode() ? "(no rule)" : n.asText();
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            count += b < 0 ? 0 : 1;
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            count += Math.max(n, 0);
+            return n;
+        }
     }
 }

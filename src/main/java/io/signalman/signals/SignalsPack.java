@@ -20,6 +20,7 @@ import io.signalman.json.Payload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.signalman.rulelang.Vocabulary;
 
 /**
  * Three-tier signal routing (SPEC 4.2, seed 000). Each tier is an agenda-group focused in tier
@@ -31,6 +32,14 @@ public final class SignalsPack implements PackDefinition, DecisionPack<SignalSte
 
     public static final String NAME = "signals";
     public static final List<String> TIERS = List.of("strategy", "agent", "plugin");
+
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link RouteAction}. */
+    private static final Vocabulary VOCABULARY = Vocabulary.of(RouteAction.class, Signal.class, AgentFsm.class);
+
+    @Override
+    public Vocabulary vocabulary() {
+        return VOCABULARY;
+    }
 
     @Override
     public String name() {

@@ -1,6 +1,8 @@
 package io.signalman.state;
 
+import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Where stateful packs keep state between requests (SPEC 3.5): FSM instances, handoff
@@ -17,6 +19,23 @@ public interface StateStore<V> {
 
     /** Replaces the value if it is still at {@code expectedVersion}; empty when someone was first. */
     Optional<Versioned<V>> compareAndSet(String key, long expectedVersion, V next);
+
+    /**
+     * {@link #compareAndSet(String, long, Object)}, calling {@code whileHeld} with the new version
+     * before any other change of the key can be made or seen: a durable store appends the
+     * decision's log record there, so that the decision log holds one key's changes in the order
+     * they were made (SPEC 3.5). When {@code whileHeld} throws, nothing changes.
+     */
+    default Optional<Versioned<V>> compareAndSet(String key, long expectedVersion, V next, Consumer<Versioned<V>> whileHeld) {
+        Optional<Versioned<V>> stored = compareAndSet(key, expectedVersion, next);
+        stored.ifPresent(whileHeld);
+        return stored;
+    }
+
+    /** When retention removed {@code key}, while its tombstone is kept; empty for a key never seen. */
+    default Optional<Instant> expiredAt(String key) {
+        return Optional.empty();
+    }
 
     /** Replaces the value whatever it is (restoring a checkpoint, an admin act). */
     Versioned<V> put(String key, V value);

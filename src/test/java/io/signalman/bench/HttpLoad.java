@@ -120,7 +120,7 @@ public final class HttpLoad {
     }
 
     /** Keeps IN_FLIGHT requests outstanding for the given time; returns each latency in ns. */
-    private static long[] saturate(HttpClientAgent client, int port, Target t, int seconds) throws InterruptedException {
+    static long[] saturate(HttpClientAgent client, int port, Target t, int seconds) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         long[] lat = new long[4_000_000];
         AtomicInteger n = new AtomicInteger();
@@ -221,7 +221,7 @@ public final class HttpLoad {
         return out;
     }
 
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] s = values.clone();
         Arrays.sort(s);
         return s[s.length / 2];

@@ -103,6 +103,30 @@ class DeadlineTest {
     }
 
     @Test
+    void aWorkerStuckPastItsDeadlineTurnsReadyTo503AndIsCountedUntilItEnds() throws Exception {
+        // Given a worker held by a rule long past the deadline
+        Brake.close();
+        try {
+            CompletableFuture<HttpResponse<String>> held = CLIENT.sendAsync(request(message("test.held")),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> answer = held.get(20, TimeUnit.SECONDS);
+
+            // Then its answer does not claim that nothing was changed (the worker is still busy)
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertFalse(answer.body().contains("nothing was changed"), answer.body());
+            // and /ready turns 503 once it is stuck, and /metrics counts it
+            Await.until(Duration.ofSeconds(10), "/ready to report the stuck worker", () -> get("/ready").statusCode() == 503);
+            assertTrue(get("/ready").body().contains("stuck"), get("/ready").body());
+            assertTrue(get("/metrics").body().contains("signalman_stuck_workers 1.0"), "the stuck worker is counted");
+        } finally {
+            Brake.open();
+        }
+        // When it ends, the server is ready again and counts none
+        Await.until(Duration.ofSeconds(10), "/ready to be 200 again", () -> get("/ready").statusCode() == 200);
+        assertTrue(get("/metrics").body().contains("signalman_stuck_workers 0.0"), "no stuck worker is counted");
+    }
+
+    @Test
     void theEventBusAddressFailsWith503WhenTheDeadlinePasses() {
         ExecutionException e = assertThrows(ExecutionException.class, () -> server.vertx().eventBus()
                 .request(BrokerApi.ADDRESS, new JsonObject(message("test.runaway")))
@@ -131,6 +155,15 @@ class DeadlineTest {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/broker/route"))
                 .timeout(Duration.ofSeconds(20)).header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static HttpResponse<String> get(String path) {
+        try {
+            return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                    .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static HttpResponse<String> post(String body) throws Exception {

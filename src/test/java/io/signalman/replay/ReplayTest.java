@@ -45,7 +45,7 @@ class ReplayTest {
 
         assertFalse(report.passed());
         assertTrue(decidedByToolRule > 0);
-        assertEquals(decidedByToolRule, report.changes().size());
+        assertEquals(decidedByToolRule, report.changed());
         assertEquals(1, report.groups().size());
         assertEquals(TOOL_RULE, report.groups().get(0).from());
         assertEquals(TOOL_RULE, report.groups().get(0).to());
@@ -65,7 +65,7 @@ class ReplayTest {
     void aBaselineIsComparedInsteadOfTheRecordedDecisions() throws Exception {
         ReplayReport report = new Replayer(changed, TestBundles.shipped(), null).replay(Archive.read(List.of(HISTORY)));
         assertTrue(report.toText().contains("compared with rules " + TestBundles.shipped().revision()));
-        assertEquals(report.groups().get(0).count(), report.changes().size());
+        assertEquals(report.groups().get(0).count(), report.changed());
         assertEquals(TOOL_RULE, report.groups().get(0).from());
     }
 

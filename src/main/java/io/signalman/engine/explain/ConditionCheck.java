@@ -122,13 +122,13 @@ public final class ConditionCheck {
             return out;
         }
         String text = "from " + p.from().text();
-        if (p.from().parsed() == null) {
+        if (p.from().expression() == null) {
             fail(i, path, new Check(p.type(), text, p.line(), null, Map.of(), 0, p.from().parseError()));
             return null;
         }
         Evaluator ev = new Evaluator(null, new HashMap<>(bindings));
         try {
-            List<Object> out = flatten(ev.eval(p.from().parsed().getExpr())).stream().filter(f -> isA(f, p.type())).toList();
+            List<Object> out = flatten(ev.eval(p.from().expression())).stream().filter(f -> isA(f, p.type())).toList();
             if (out.isEmpty()) {
                 fail(i, path, new Check(p.type(), text, p.line(), false, ev.seen(), 0, "it gives no " + p.type()));
                 return null;
@@ -147,13 +147,16 @@ public final class ConditionCheck {
     private static List<Check> attempt(Pattern p, Object fact, Map<String, Object> bound) {
         List<Check> out = new ArrayList<>(p.constraints().size());
         for (Constraint c : p.constraints()) {
-            if (c.parsed() == null) {
+            if (c.expression() == null) {
                 out.add(new Check(p.type(), c.text(), c.line(), null, Map.of(), 1, c.parseError()));
                 continue;
             }
             Evaluator ev = new Evaluator(fact, bound);
             try {
-                Object v = ev.eval(c.parsed());
+                Object v = ev.eval(c.expression());
+                if (c.binding() != null) {
+                    bound.put(c.binding(), v);
+                }
                 Boolean result = c.bindsOnly() ? Boolean.TRUE : v instanceof Boolean b ? b : null;
                 Map<String, Object> seen = new LinkedHashMap<>(ev.seen());
                 if (result != null) {

@@ -1,28 +1,21 @@
 package io.signalman.engine.explain;
 
 import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import io.signalman.rulelang.Condition;
+import io.signalman.rulelang.PatternReading;
+import io.signalman.rulelang.RuleReading;
 import java.util.ArrayList;
 import java.util.List;
-import org.drools.drl.ast.descr.AndDescr;
-import org.drools.drl.ast.descr.BaseDescr;
-import org.drools.drl.ast.descr.ExprConstraintDescr;
-import org.drools.drl.ast.descr.FromDescr;
-import org.drools.drl.ast.descr.PatternDescr;
-import org.drools.drl.ast.descr.RuleDescr;
-import org.drools.mvel.parser.DrlxParser;
-import org.drools.mvel.parser.ParseStart;
-import org.drools.mvel.parser.ast.expr.DrlxExpression;
 
 /**
- * A rule's conditions as Drools parses them: its patterns in order, each with its top-level
- * constraints parsed by Drools' DRLX expression parser (the one the executable model compiles
- * from). Built once per rule; what it cannot read is kept with the reason, so explain can say so.
+ * A rule's conditions as the shared rule reader ({@link RuleReading}: Drools' DRL parser for the
+ * patterns, its DRLX expression parser for each constraint) read them, in the shape explain
+ * evaluates: patterns in order, each with its top-level constraints. What explain does not
+ * evaluate is kept with the reason, so explain can say so instead of guessing.
  */
 public record RuleConditions(List<Item> items) {
-
-    /** The word operators analysts write, which the DRLX parser must be told about. */
-    private static final ParseStart<DrlxExpression> PARSER = DrlxParser.buildDrlxParserWithArguments(
-            List.of("str", "matches", "contains", "memberOf", "in", "soundslike", "excludes"));
 
     /** One element of the rule's {@code when}. */
     public sealed interface Item permits Pattern, Unsupported {
@@ -38,34 +31,25 @@ public record RuleConditions(List<Item> items) {
             implements Item {
     }
 
-    /** A condition element explain does not evaluate ({@code not}, {@code exists}, {@code or}, ...). */
+    /** A condition element explain does not evaluate ({@code not}, {@code exists}, {@code eval}, ...). */
     public record Unsupported(String text, int line, String why) implements Item {
     }
 
     /**
      * One top-level constraint as written.
      *
-     * @param parsed null when the DRLX parser refused it ({@code parseError} says why)
+     * @param expression its parse (null when the reader could not parse it: {@code parseError} says why)
+     * @param binding    the {@code $name} it binds ({@code $agent : agent}), or null
      */
-    public record Constraint(String text, int line, DrlxExpression parsed, String parseError) {
-
-        static Constraint of(String text, int line) {
-            try {
-                return new Constraint(text, line, DrlxParser.parseExpression(PARSER, text), null);
-            } catch (RuntimeException e) {
-                return new Constraint(text, line, null, "explain cannot read this constraint: " + e.getMessage());
-            }
-        }
+    public record Constraint(String text, int line, Expression expression, String binding, String parseError) {
 
         /** {@code $agent : agent}: a binding only, which holds whatever the value. */
         boolean bindsOnly() {
-            Expression inner = parsed == null ? null : parsed.getExpr();
-            return parsed != null && parsed.getBind() != null && (inner instanceof com.github.javaparser.ast.expr.NameExpr
-                    || inner instanceof com.github.javaparser.ast.expr.FieldAccessExpr);
+            return binding != null && (expression instanceof NameExpr || expression instanceof FieldAccessExpr);
         }
     }
 
-    public static RuleConditions of(RuleDescr rule) {
+    public static RuleConditions of(RuleReading rule) {
         return of(rule, 0);
     }
 
@@ -73,41 +57,35 @@ public record RuleConditions(List<Item> items) {
      * @param line when positive, the line every condition is reported at (a decision table's row:
      *             the DRL lines Drools generated from the table mean nothing to its reader)
      */
-    public static RuleConditions of(RuleDescr rule, int line) {
+    public static RuleConditions of(RuleReading rule, int line) {
         List<Item> items = new ArrayList<>();
-        AndDescr lhs = rule.getLhs();
-        if (lhs != null) {
-            for (BaseDescr d : lhs.getDescrs()) {
-                items.add(item(d, line));
+        boolean negated = false;
+        for (PatternReading p : rule.patterns()) {
+            int at = line > 0 ? line : p.line();
+            if (!p.positive()) {
+                negated = true;
+                items.add(new Unsupported("not/exists/or " + p.type() + "(...)", at,
+                        "explain does not evaluate a pattern under not, exists, or or forall"));
+                continue;
             }
+            Constraint from = p.sourceText() == null ? null
+                    : constraint(p.sourceText(), at, p.source(), null, "explain cannot read this source");
+            List<Constraint> constraints = new ArrayList<>();
+            for (Condition c : p.conditions()) {
+                constraints.add(constraint(c.text(), line > 0 ? line : c.line(), c.expression(), c.binding(),
+                        "explain cannot read this constraint"));
+            }
+            items.add(new Pattern(p.type(), p.binding(), at, List.copyOf(constraints), from));
+        }
+        if (rule.opaque() && !negated) {
+            // the reader saw something beyond patterns (an eval, ...) that it does not list as one
+            int at = line > 0 ? line : rule.descr().getLine();
+            items.add(new Unsupported("eval(...)", at, "explain does not evaluate a condition beyond patterns (an eval)"));
         }
         return new RuleConditions(List.copyOf(items));
     }
 
-    private static int at(BaseDescr d, int fixed) {
-        return fixed > 0 ? fixed : d.getLine();
-    }
-
-    private static Item item(BaseDescr d, int fixed) {
-        if (!(d instanceof PatternDescr p)) {
-            String kind = d.getClass().getSimpleName().replace("Descr", "").toLowerCase(java.util.Locale.ROOT);
-            return new Unsupported(kind, at(d, fixed), "explain does not evaluate a \"" + kind + "\" condition");
-        }
-        Constraint from = null;
-        if (p.getSource() instanceof FromDescr f) {
-            from = Constraint.of(f.getExpression(), at(p, fixed));
-        } else if (p.getSource() != null) {
-            String kind = p.getSource().getClass().getSimpleName().replace("Descr", "").toLowerCase(java.util.Locale.ROOT);
-            return new Unsupported(p.getObjectType() + " from " + kind, at(p, fixed),
-                    "explain does not evaluate a pattern fed by \"" + kind + "\"");
-        }
-        List<Constraint> constraints = new ArrayList<>();
-        if (p.getConstraint() != null) {
-            for (BaseDescr c : p.getConstraint().getDescrs()) {
-                String text = c instanceof ExprConstraintDescr e ? e.getExpression() : c.getText();
-                constraints.add(Constraint.of(text, fixed > 0 ? fixed : c.getLine() > 0 ? c.getLine() : p.getLine()));
-            }
-        }
-        return new Pattern(p.getObjectType(), p.getIdentifier(), at(p, fixed), List.copyOf(constraints), from);
+    private static Constraint constraint(String text, int line, Expression e, String binding, String ifUnread) {
+        return new Constraint(text.strip(), line, e, binding, e == null ? ifUnread : null);
     }
 }

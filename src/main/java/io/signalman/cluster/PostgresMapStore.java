@@ -1,0 +1,108 @@
+package io.signalman.cluster;
+
+import com.hazelcast.map.MapStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes one Hazelcast state map through to PostgreSQL (issue 16): Hazelcast open source keeps
+ * nothing on disk, so a cluster whose members all stop would lose its state; with this store an
+ * update is in the database before the member acknowledges it (write-through, write delay 0), and
+ * a cluster that starts again loads every entry back. Rows are keyed by (store, id); the value is
+ * the map's own string, so versions (compare-and-set) survive too. Called on Hazelcast's threads.
+ */
+final class PostgresMapStore implements MapStore<String, String> {
+
+    private final StateDatabase db;
+    private final String store;
+
+    PostgresMapStore(StateDatabase db, String store) {
+        this.db = db;
+        this.store = store;
+    }
+
+    @Override
+    public void store(String key, String value) {
+        storeAll(Map.of(key, value));
+    }
+
+    @Override
+    public void storeAll(Map<String, String> entries) {
+        db.with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO signalman_state (store, id, value, changed_at)"
+                    + " VALUES (?, ?, ?, now()) ON CONFLICT (store, id) DO UPDATE SET value = excluded.value, changed_at = now()")) {
+                for (var e : entries.entrySet()) {
+                    ps.setString(1, store);
+                    ps.setString(2, e.getKey());
+                    ps.setString(3, e.getValue());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void delete(String key) {
+        deleteAll(List.of(key));
+    }
+
+    @Override
+    public void deleteAll(Collection<String> keys) {
+        db.with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM signalman_state WHERE store = ? AND id = ?")) {
+                for (String k : keys) {
+                    ps.setString(1, store);
+                    ps.setString(2, k);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public String load(String key) {
+        return loadAll(List.of(key)).get(key);
+    }
+
+    @Override
+    public Map<String, String> loadAll(Collection<String> keys) {
+        return db.with(c -> {
+            Map<String, String> out = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, value FROM signalman_state WHERE store = ? AND id = ANY (?)")) {
+                ps.setString(1, store);
+                ps.setArray(2, c.createArrayOf("text", keys.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(rs.getString(1), rs.getString(2));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Iterable<String> loadAllKeys() {
+        return db.with(c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM signalman_state WHERE store = ?")) {
+                ps.setString(1, store);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+}

@@ -1,0 +1,125 @@
+package io.signalman.replay;
+
+import io.signalman.Packs;
+import io.signalman.decisionlog.DecisionRecord;
+import io.signalman.engine.Decision;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.Invariant;
+import io.signalman.engine.RuleBundle;
+import io.signalman.engine.RuleInfo;
+import io.signalman.json.InputException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Replays records into one partial report: parse, select, decide, compare, check every invariant,
+ * note what fired, drop. One per replaying thread (it is not thread-safe, and needs no lock);
+ * whatever thread or cluster member replays a record, this is the code that does it.
+ */
+final class RecordReplay {
+
+    private final ReplayBundles bundles;
+    private final Selection selection;
+    private final ReplayReport report = new ReplayReport();
+    private final Map<String, Set<String>> fired = new HashMap<>();
+
+    RecordReplay(ReplayBundles bundles, Selection selection) {
+        this.bundles = bundles;
+        this.selection = selection;
+    }
+
+    ReplayReport report() {
+        return report;
+    }
+
+    void chunk(LineChunks.Chunk c) {
+        ReplayBundles.ForFile rules = bundles.forFile(c.file());
+        long read = 0;
+        for (int i = 0; i < c.count(); i++) {
+            if (line(c.file(), rules, c.lines()[i], c.bytes(), c.offsets()[i], c.lengths()[i], c.unterminated(i))) {
+                read++;
+            }
+        }
+        report.readByArgument.merge(c.file().argument(), read, Long::sum);
+    }
+
+    /** Replays one line; false when it could not be read as a record. */
+    private boolean line(Archive.ArchiveFile file, ReplayBundles.ForFile rules, int line, byte[] bytes, int off, int len,
+                         boolean unterminated) {
+        long position = Firsts.position(file.index(), line);
+        DecisionRecord rec;
+        try {
+            rec = RecordParser.parseForReplay(bytes, off, len);
+        } catch (InputException e) {
+            if (unterminated) {
+                // A process killed mid-write leaves a partial last line: skip it, say so, go on.
+                report.problem(position, RecordParser.torn(file, line, len), false);
+            } else {
+                report.problem(position, RecordParser.unreadable(file, line, e), true);
+            }
+            return false;
+        }
+        report.read++;
+        switch (selection.test(rec.pack(), rec.at(), rec.decisionId())) {
+            case TIME -> report.skippedTime++;
+            case PACK -> report.skippedPack++;
+            case SAMPLE -> report.skippedSample++;
+            case NONE -> replay(file, line, position, rec, rules);
+        }
+        return true;
+    }
+
+    private void replay(Archive.ArchiveFile file, int line, long position, DecisionRecord rec, ReplayBundles.ForFile rules) {
+        report.records++;
+        DecisionPack<?, ?> pack = Packs.named(rec.pack()).orElse(null);
+        String where = file.path() + ":" + line;
+        if (pack == null || rules.candidate().pack(rec.pack()).isEmpty()) {
+            report.problem(position, where + ": no pack \"" + rec.pack() + "\" in the candidate rules", true);
+            return;
+        }
+        try {
+            replayTyped(pack, file, line, position, rec, rules);
+        } catch (InputException e) {
+            report.problem(position, where + ": recorded input is not valid for " + rec.pack()
+                    + (e.field().isEmpty() ? "" : " (" + e.field() + ")") + ": " + e.getMessage(), true);
+        } catch (RuntimeException e) {
+            report.problem(position, where + ": the rules failed: " + e, true);
+        }
+    }
+
+    private <I, D> void replayTyped(DecisionPack<I, D> pack, Archive.ArchiveFile file, int line, long position,
+                                    DecisionRecord rec, ReplayBundles.ForFile rules) throws InputException {
+        RuleBundle cand = rules.candidate();
+        Redecision<I, D> r = Redecision.of(pack, rec, cand, rules.baseline());
+        String path = file.path().toString();
+        if (r.changed()) {
+            report.changed(position, r.oldRule(), r.newRule(),
+                    new ReplayReport.Change(path, line, rec.decisionId(), rec.input(), r.diff()));
+        } else {
+            report.unchanged++;
+        }
+        Function<I, Decision<D>> again = i -> pack.decide(cand, i, false);
+        for (Invariant<I, D> inv : pack.invariants()) {
+            Optional<String> broken = inv.check(r.input(), r.decision(), again);
+            if (broken.isPresent()) {
+                // Shrinking costs up to Shrinker.MAX_TRIES decisions: only for violations the report keeps.
+                var minimal = report.wantsViolation(pack.name(), inv.name(), position)
+                        ? Shrinker.shrink(pack, cand, inv, rec.input(), rec.stateBefore()) : null;
+                report.violation(position, new ReplayReport.Violation(inv.name(), pack.name(), path, line,
+                        rec.decisionId(), rec.input(), broken.get(), minimal));
+            }
+        }
+        Set<String> names = fired.get(pack.name());
+        if (names == null) {
+            names = report.fired.computeIfAbsent(pack.name(), k -> new HashSet<>());
+            fired.put(pack.name(), names);
+        }
+        for (RuleInfo fired : r.decision().evaluation().fired()) {
+            names.add(fired.name());
+        }
+    }
+}

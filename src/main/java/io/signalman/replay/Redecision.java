@@ -1,0 +1,84 @@
+package io.signalman.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.signalman.decisionlog.DecisionRecord;
+import io.signalman.engine.Decision;
+import io.signalman.engine.DecisionPack;
+import io.signalman.engine.RuleBundle;
+import io.signalman.engine.RuleInfo;
+import io.signalman.json.InputException;
+import io.signalman.json.Json;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One recorded decision made again with candidate rules and compared with what it is compared
+ * with: the recorded decision, or a baseline bundle's. What is compared is the pack's own fields
+ * and the deciding rule; ids, revisions, reasons and the rules that fired may differ. Replay and
+ * {@code --accept} both compare through here, so they agree on what "changed" means.
+ *
+ * @param diff each differing field as {old, new}; null when nothing differs
+ */
+record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<String, JsonNode[]> diff, String oldRule,
+                        String newRule) {
+
+    static <I, D> Redecision<I, D> of(DecisionPack<I, D> pack, DecisionRecord rec, RuleBundle candidate, RuleBundle baseline)
+            throws InputException {
+        I input = pack.parseRecord(rec.input(), rec.stateBefore());
+        Decision<D> d = pack.decide(candidate, input, false);
+        ObjectNode outcome = pack.outcomeJson(d.outcome());
+        JsonNode rule = rule(d);
+        ObjectNode before;
+        JsonNode beforeRule;
+        if (baseline == null) {
+            before = rec.decision();
+            beforeRule = before.get("rule");
+        } else {
+            Decision<D> b = pack.decide(baseline, input, false);
+            before = pack.outcomeJson(b.outcome());
+            beforeRule = rule(b);
+        }
+        // NOTE(perf): most records do not change, so the diff map is made only for one that does.
+        Map<String, JsonNode[]> diff = null;
+        for (Iterator<Map.Entry<String, JsonNode>> it = outcome.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode old = before.get(e.getKey());
+            if (old == null) {
+                old = Json.MAPPER.missingNode();
+            }
+            if (!old.equals(e.getValue())) {
+                diff = diff == null ? new LinkedHashMap<>() : diff;
+                diff.put(e.getKey(), new JsonNode[] {old, e.getValue()});
+            }
+        }
+        JsonNode oldRule = beforeRule == null ? Json.MAPPER.missingNode() : beforeRule;
+        if (!oldRule.equals(rule)) {
+            diff = diff == null ? new LinkedHashMap<>() : diff;
+            diff.put("rule", new JsonNode[] {oldRule, rule});
+        }
+        return new Redecision<>(input, d, outcome, diff, text(oldRule), text(rule));
+    }
+
+    boolean changed() {
+        return diff != null;
+    }
+
+    /** The record as {@code --accept} writes it: the candidate's decision and revision, all else as recorded. */
+    DecisionRecord accepted(DecisionRecord rec) {
+        return new DecisionRecord(rec.decisionId(), rec.at(), rec.pack(), rec.endpoint(), decision.revision(), rec.input(),
+                decision.recordJson(outcome), rec.stateBefore());
+    }
+
+    private static JsonNode rule(Decision<?> d) {
+        RuleInfo by = d.decidedBy();
+        return by == null ? NullNode.getInstance() : TextNode.valueOf(by.name());
+    }
+
+    private static String text(JsonNode n) {
+        return n == null || n.isNull() || n.isMissingNode() ? "(no rule)" : n.asText();
+    }
+}

@@ -1,0 +1,53 @@
+package io.signalman.replay;
+
+import io.signalman.engine.RuleBundle;
+import java.util.Objects;
+
+/**
+ * One replay, as the command line, the reload gate, the workbench and a cluster member ask for
+ * it: candidate rules, what to compare with, which archive and which of its records, on how many
+ * threads, and who to tell about progress. Build one with {@link #of} and the {@code with}
+ * methods; run it with {@link Replayer#run}.
+ *
+ * @param baseline rules to compare with, or null to compare with the recorded decisions
+ * @param threads replaying threads (at least 1)
+ */
+public record ReplayRequest(RuleBundle candidate, RuleBundle baseline, Archive archive, Selection selection, int threads,
+                            ReplayListener listener) {
+
+    public ReplayRequest {
+        Objects.requireNonNull(candidate, "candidate");
+        Objects.requireNonNull(archive, "archive");
+        selection = selection == null ? Selection.ALL : selection;
+        listener = listener == null ? ReplayListener.NONE : listener;
+        if (threads < 1) {
+            throw new IllegalArgumentException("--threads must be at least 1, not " + threads);
+        }
+    }
+
+    /** Every record of the archive against the recorded decisions, on every core, quietly. */
+    public static ReplayRequest of(RuleBundle candidate, Archive archive) {
+        return new ReplayRequest(candidate, null, archive, Selection.ALL, Runtime.getRuntime().availableProcessors(),
+                ReplayListener.NONE);
+    }
+
+    public ReplayRequest withBaseline(RuleBundle rules) {
+        return new ReplayRequest(candidate, rules, archive, selection, threads, listener);
+    }
+
+    public ReplayRequest withSelection(Selection s) {
+        return new ReplayRequest(candidate, baseline, archive, s, threads, listener);
+    }
+
+    public ReplayRequest withThreads(int n) {
+        return new ReplayRequest(candidate, baseline, archive, selection, n, listener);
+    }
+
+    public ReplayRequest withListener(ReplayListener l) {
+        return new ReplayRequest(candidate, baseline, archive, selection, threads, l);
+    }
+
+    public ReplayRequest withArchive(Archive a) {
+        return new ReplayRequest(candidate, baseline, a, selection, threads, listener);
+    }
+}

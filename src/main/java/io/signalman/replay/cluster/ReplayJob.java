@@ -1,0 +1,51 @@
+package io.signalman.replay.cluster;
+
+import com.hazelcast.jet.aggregate.AggregateOperation;
+import com.hazelcast.jet.aggregate.AggregateOperation1;
+import com.hazelcast.jet.pipeline.BatchSource;
+import com.hazelcast.jet.pipeline.Pipeline;
+import com.hazelcast.jet.pipeline.Sinks;
+import com.hazelcast.jet.pipeline.SourceBuilder;
+import io.signalman.replay.ReplayReport;
+import io.signalman.replay.Selection;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * The Jet pipeline of a cluster replay: one {@link ReplayShare} per member, whose partial reports
+ * are merged into one report by a single aggregation. The aggregation emits only when every
+ * share is in: if a member leaves, Jet restarts the job on the members left (the shares are
+ * recomputed over them) or fails it, and a partial count is never written as the result.
+ */
+final class ReplayJob {
+
+    /** The ids under which the job carries the rules folders. */
+    static final String CANDIDATE = "signalman-candidate-rules";
+    static final String BASELINE = "signalman-baseline-rules";
+
+    /**
+     * What every member needs besides the shipped rules.
+     *
+     * @param archive absolute paths of the archive's files and folders, readable by every member
+     */
+    record Spec(List<String> archive, Selection selection, boolean baseline) implements Serializable {
+    }
+
+    private ReplayJob() {
+    }
+
+    static Pipeline pipeline(Spec spec, String resultList) {
+        BatchSource<ReplayReport> shares = SourceBuilder.batch("signalman-replay-share", ctx -> new ReplayShare(ctx, spec))
+                .<ReplayReport>fillBufferFn(ReplayShare::fill)
+                .distributed(1)
+                .build();
+        AggregateOperation1<ReplayReport, ReplayReport, ReplayReport> merged = AggregateOperation
+                .withCreate(ReplayReport::new)
+                .<ReplayReport>andAccumulate(ReplayReport::merge)
+                .andCombine(ReplayReport::merge)
+                .andExportFinish(r -> r);
+        Pipeline p = Pipeline.create();
+        p.readFrom(shares).aggregate(merged).writeTo(Sinks.list(resultList));
+        return p;
+    }
+}

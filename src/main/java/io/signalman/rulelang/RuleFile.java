@@ -1,0 +1,210 @@
+package io.signalman.rulelang;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.drools.drl.ast.descr.AttributeDescr;
+import org.drools.drl.ast.descr.BaseDescr;
+import org.drools.drl.ast.descr.GlobalDescr;
+import org.drools.drl.ast.descr.ImportDescr;
+import org.drools.drl.ast.descr.PackageDescr;
+import org.drools.drl.ast.descr.RuleDescr;
+import org.drools.drl.parser.DrlParser;
+import org.drools.drl.parser.DroolsParserException;
+
+/**
+ * The platform's one reader of DRL: Drools' own parser for the file ({@link PackageDescr}), its
+ * expression parser for constraints and JavaParser for consequences. Given a pack's
+ * {@link Vocabulary}, it also enforces the rule language (rules/README.md, "What a rule may
+ * say"): imports of the pack's facts only, the one {@code decide} global, no functions, types,
+ * queries or timers, and the condition and consequence checks of {@link ConditionReader} and
+ * {@link ConsequenceReader}. Without one, it only reads (for packs that look up their own rules).
+ *
+ * <p>Every finding carries the line it is about; a file that does not parse has only its
+ * syntax errors ({@link DrlSyntax} places a missing parenthesis on the line that lacks it).
+ */
+public final class RuleFile {
+
+    /** Rule attributes the language allows; timers and calendars run rules later, on other threads. */
+    private static final Set<String> ATTRIBUTES = Set.of("salience", "agenda-group", "activation-group", "ruleflow-group",
+            "no-loop", "lock-on-active", "enabled", "date-effective", "date-expires", "dialect");
+
+    /** Classes whose importers are read without the language: registered by test code only. */
+    private static final Set<String> EXEMPT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private final String text;
+    private final PackageDescr descr;
+    private final List<Finding> syntaxErrors = new ArrayList<>();
+    private final List<Finding> errors = new ArrayList<>();
+    private final List<RuleReading> rules = new ArrayList<>();
+
+    private RuleFile(String text, PackageDescr descr) {
+        this.text = text;
+        this.descr = descr;
+    }
+
+    /**
+     * Test support for the backstops behind the language (deadlines, stuck workers): files that
+     * import {@code testHelper} are read without enforcing it, so a test bundle can hold rules
+     * that block or never stop. Only Java code can call this; production code never does, and
+     * the helper classes live in src/test, outside the shipped jar.
+     */
+    public static void exemptFilesImporting(Class<?> testHelper) {
+        EXEMPT.add(testHelper.getName());
+    }
+
+    /** Reads one DRL file; {@code vocabulary} null to read without enforcing the language. */
+    public static RuleFile read(String text, Vocabulary vocabulary) {
+        DrlParser parser = new DrlParser();
+        PackageDescr descr;
+        try {
+            descr = parser.parse(false, text);
+        } catch (DroolsParserException e) {
+            RuleFile f = new RuleFile(text, null);
+            f.syntaxErrors.add(new Finding(1, 0, Syntax.plain(e.getMessage())));
+            return f;
+        }
+        if (parser.hasErrors() || descr == null) {
+            RuleFile f = new RuleFile(text, null);
+            f.syntaxErrors.addAll(DrlSyntax.explain(text, parser.getErrors()));
+            return f;
+        }
+        RuleFile f = new RuleFile(text, descr);
+        if (descr.getImports().stream().anyMatch(i -> EXEMPT.contains(i.getTarget()))) {
+            vocabulary = null;
+        }
+        if (vocabulary != null) {
+            f.declarations(vocabulary);
+        }
+        for (RuleDescr r : descr.getRules()) {
+            f.rules.add(f.rule(r, vocabulary));
+        }
+        return f;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    /** Drools' parse of the file; null when it does not parse. */
+    public PackageDescr descr() {
+        return descr;
+    }
+
+    public boolean parsed() {
+        return descr != null;
+    }
+
+    public List<Finding> syntaxErrors() {
+        return List.copyOf(syntaxErrors);
+    }
+
+    /** What the file says that the rule language does not allow. */
+    public List<Finding> errors() {
+        return List.copyOf(errors);
+    }
+
+    /** Every rule, in file order. */
+    public List<RuleReading> rules() {
+        return List.copyOf(rules);
+    }
+
+    private void declarations(Vocabulary v) {
+        for (ImportDescr i : descr.getImports()) {
+            if (!v.importable().contains(i.getTarget())) {
+                refuse(i, "imports " + i.getTarget() + ", which is not one of this pack's facts; a rule file may import "
+                        + String.join(", ", v.importable()) + Suggest.didYouMean(i.getTarget(), v.importable()));
+            }
+        }
+        descr.getFunctionImports().forEach(i -> refuse(i, "imports the function " + i.getTarget()
+                + "; rules cannot call Java functions"));
+        descr.getAccumulateImports().forEach(i -> refuse(i, "imports an accumulate function; accumulate is not part of the rule language"));
+        descr.getFunctions().forEach(fn -> refuse(fn, "declares the function " + fn.getName()
+                + "; functions are Java code, which rules may not hold (put a test on the pack's facts, in its Java package)"));
+        descr.getTypeDeclarations().forEach(t -> refuse(t, "declares the type " + t.getTypeName()
+                + "; a pack's facts are declared in its Java package"));
+        descr.getEnumDeclarations().forEach(t -> refuse(t, "declares the enum " + t.getTypeName()
+                + "; a pack's facts are declared in its Java package"));
+        descr.getEntryPointDeclarations().forEach(t -> refuse(t, "declares an entry point; rules see the pack's facts only"));
+        descr.getWindowDeclarations().forEach(t -> refuse(t, "declares a window; rules see the pack's facts only"));
+        for (GlobalDescr g : descr.getGlobals()) {
+            if (!g.getIdentifier().equals(Vocabulary.GLOBAL) || !g.getType().equals(v.decideType().getName())) {
+                refuse(g, "declares the global " + g.getIdentifier() + " of type " + g.getType()
+                        + "; a rule file has exactly one global: global " + v.decideType().getName() + " " + Vocabulary.GLOBAL + ";");
+            }
+        }
+        for (AttributeDescr a : descr.getAttributes()) {
+            attribute(a, a);
+        }
+        if (descr.getUnit() != null) {
+            refuse(descr.getUnit(), "declares a rule unit; packs are not rule units");
+        }
+    }
+
+    private RuleReading rule(RuleDescr r, Vocabulary v) {
+        List<Finding> found = new ArrayList<>();
+        if (v != null) {
+            if (r.isQuery()) {
+                refuse(r, "\"" + r.getName() + "\" is a query; a pack holds rules only");
+            }
+            if (!r.getNamedConsequences().isEmpty()) {
+                refuse(r, "rule \"" + r.getName() + "\" has named consequences (then[...]); a rule has one consequence");
+            }
+            r.getAttributes().values().forEach(a -> attribute(a, r));
+        }
+        ConditionReader.Read when = ConditionReader.read(r, v, found);
+        List<DecideCall> calls = List.of();
+        if (r.getConsequence() != null) {
+            String code = String.valueOf(r.getConsequence());
+            int[] at = consequenceStart(r);
+            calls = ConsequenceReader.read(code.stripLeading(), at[0], at[1], v, when.bindings(), found);
+        }
+        if (v != null) {
+            found.forEach(f -> errors.add(new Finding(f.line(), f.column(), "rule \"" + r.getName() + "\": " + f.message())));
+        }
+        return new RuleReading(r, when.patterns(), calls, when.opaque());
+    }
+
+    private void attribute(AttributeDescr a, BaseDescr where) {
+        String value = a.getValue() == null ? "" : a.getValue().strip();
+        if (!ATTRIBUTES.contains(a.getName())) {
+            refuse(where, "the attribute " + a.getName() + " is not part of the rule language; rules may say "
+                    + String.join(", ", new java.util.TreeSet<>(ATTRIBUTES)));
+        } else if (a.getName().equals("dialect") && !unquote(value).equals("java")) {
+            refuse(where, "dialect " + value + " is not part of the rule language; consequences are written as calls of decide");
+        } else if (a.getName().equals("enabled") && !Set.of("true", "false").contains(unquote(value))) {
+            refuse(where, "enabled " + value + " must be true or false, not an expression");
+        }
+    }
+
+    /**
+     * Line and column where the consequence's text starts: after the {@code then} keyword of the
+     * line Drools reports, past the white space the parser drops.
+     */
+    private int[] consequenceStart(RuleDescr r) {
+        int line = Math.max(r.getConsequenceLine(), 1);
+        int offset = 0;
+        for (int l = 1; l < line && offset >= 0; l++) {
+            offset = text.indexOf('\n', offset) + 1;
+        }
+        int then = text.indexOf("then", Math.max(offset, 0));
+        int at = then < 0 ? Math.max(offset, 0) : then + 4;
+        while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+            at++;
+        }
+        int lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        int lines = 1;
+        for (int i = 0; i < at; i++) {
+            lines += text.charAt(i) == '\n' ? 1 : 0;
+        }
+        return new int[] {lines, at - lineStart + 1};
+    }
+
+    private static String unquote(String s) {
+        return s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"") ? s.substring(1, s.length() - 1) : s;
+    }
+
+    private void refuse(BaseDescr d, String message) {
+        errors.add(new Finding(Math.max(d.getLine(), 1), Math.max(d.getColumn(), 0) + 1, message));
+    }
+}

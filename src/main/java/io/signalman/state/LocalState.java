@@ -1,0 +1,243 @@
+package io.signalman.state;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.decisionlog.DecisionLog;
+import io.signalman.decisionlog.FsyncPolicy;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's state (SPEC 3.5): the stores of the stateful packs, and, when durable, their files
+ * under {@code DATA/state/}. Design (a) of issue 16, chosen by measurement (README, Operations):
+ * the decision log is the write-ahead log of every decision's state change ({@code state_after});
+ * the state journal holds the other changes; a snapshot now and then (and at every clean stop)
+ * bounds what a start-up reads. See {@link StateFiles} for recovery.
+ */
+public final class LocalState implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalState.class);
+    /** A snapshot is taken after this many changes, or after {@link #SNAPSHOT_MINUTES} with any change. */
+    static final long SNAPSHOT_CHANGES = 500_000;
+    static final long SNAPSHOT_MINUTES = 10;
+    static final long SWEEP_SECONDS = 30;
+
+    private final StateConfig config;
+    private final Map<String, LocalStateStore<?>> stores = new LinkedHashMap<>();
+    private final ReentrantReadWriteLock barrier = new ReentrantReadWriteLock();
+    private final AtomicLong versions = new AtomicLong();
+    private final AtomicLong changes = new AtomicLong();
+    private final StateFiles files;
+    private StateJournal journal;
+    private ScheduledExecutorService timer;
+    private long lastSnapshotNanos = System.nanoTime();
+
+    private LocalState(StateConfig config, List<StoreSpec<?>> specs, StateFiles files) {
+        this.config = config;
+        this.files = files;
+        for (StoreSpec<?> s : specs) {
+            stores.put(s.name(), new LocalStateStore<>(s, this));
+        }
+    }
+
+    /** State in memory only: lost at every stop (the benchmark's baseline, and tests that want it so). */
+    public static LocalState inMemory(StateConfig config, List<StoreSpec<?>> specs) {
+        return new LocalState(config, specs, null);
+    }
+
+    /**
+     * Opens (and recovers) the state under {@code dir}, reading the decision log's directory for
+     * the decisions made since the last snapshot. Blocking; at start-up, before serving.
+     */
+    public static LocalState open(StateConfig config, List<StoreSpec<?>> specs, Path dir, DecisionLog log, FsyncPolicy fsync) {
+        return open(config, specs, new StateFiles(dir, log.directory(), log, fsync), dir);
+    }
+
+    /**
+     * Opens the state under {@code dir} with no server running (export, import): it reads the
+     * decision log in {@code logDir} but writes none, and forces every write.
+     */
+    public static LocalState openOffline(StateConfig config, List<StoreSpec<?>> specs, Path dir, Path logDir, boolean readOnly) {
+        LocalState state = open(config, specs, new StateFiles(dir, logDir, null, FsyncPolicy.ALWAYS), dir, readOnly);
+        return state;
+    }
+
+    private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir) {
+        return open(config, specs, files, dir, false);
+    }
+
+    /** Read-only (an export beside a running server): recovers in memory, writes no file. */
+    private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir, boolean readOnly) {
+        LocalState state = new LocalState(config, specs, readOnly ? null : files);
+        long t0 = System.nanoTime();
+        StateFiles.Recovered r = files.recover(state);
+        state.versions.set(r.maxVersion());
+        if (!readOnly) {
+            state.journal = files.openJournal();
+            if (r.replayed() > 0) {
+                state.snapshot(false);
+            }
+        }
+        LOG.info("state recovered from {} in {} ms: {} (snapshot {}, {} later changes replayed)", dir,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), state.sizes(), r.snapshot(), r.replayed());
+        return state;
+    }
+
+    /** Starts the timer that forces the journal, takes snapshots and applies retention. */
+    public LocalState start() {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "signalman-state");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(() -> guarded(this::sweep), SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
+        return this;
+    }
+
+    /** Every entry (not tombstones) as {@link StateLine}s, store by store: {@code signalman state export}. */
+    public void export(java.util.function.Consumer<ObjectNode> out) {
+        stores.values().forEach(s -> s.entries(out));
+    }
+
+    /** Stores an exported entry as a new change of its key (a new version); {@code signalman state import}. */
+    public void importLine(StateLine line) {
+        LocalStateStore<?> s = stores.get(line.store());
+        if (s == null) {
+            throw new IllegalArgumentException("no state store \"" + line.store() + "\"; known: " + stores.keySet());
+        }
+        s.importValue(line.id(), line.value());
+    }
+
+    /** The stores, by name, for {@link StateStores}. */
+    public StateStores stores() {
+        return new StateStores(name -> {
+            LocalStateStore<?> s = stores.get(name);
+            if (s == null) {
+                throw new IllegalArgumentException("no state store \"" + name + "\"; known: " + stores.keySet());
+            }
+            return s;
+        });
+    }
+
+    public StateConfig config() {
+        return config;
+    }
+
+    /** Applies retention now (the timer does every {@link #SWEEP_SECONDS}); returns the entries removed. */
+    public int sweep() {
+        long now = now();
+        return stores.values().stream().mapToInt(s -> s.sweep(now)).sum();
+    }
+
+    /** Per store: live, finished, tombstones held, expired since start. */
+    public Map<String, long[]> counts() {
+        Map<String, long[]> out = new LinkedHashMap<>();
+        stores.forEach((name, s) -> {
+            long[] c = s.counts();
+            out.put(name, new long[] {c[0], c[1], c[2], s.expiredTotal()});
+        });
+        return out;
+    }
+
+    /** Writes a snapshot now (the timer does it by itself); a no-op in memory. */
+    public void snapshot() {
+        snapshot(false);
+    }
+
+    private synchronized void snapshot(boolean logClosed) {
+        if (files == null) {
+            return;
+        }
+        files.snapshot(this, logClosed);
+        changes.set(0);
+        lastSnapshotNanos = System.nanoTime();
+    }
+
+    /** Stops the timer and writes a last snapshot: the next start reads it and nothing else. */
+    @Override
+    public void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+        if (files != null) {
+            snapshot(true);
+            journal.close();
+        }
+    }
+
+    // ---- for the stores and StateFiles ----
+
+    ReentrantReadWriteLock barrier() {
+        return barrier;
+    }
+
+    long nextVersion() {
+        changes.incrementAndGet();
+        return versions.incrementAndGet();
+    }
+
+    long currentVersion() {
+        return versions.get();
+    }
+
+    long now() {
+        return config.clock().millis();
+    }
+
+    void journal(ObjectNode line) {
+        if (journal != null) {
+            journal.append(line);
+        }
+    }
+
+    StateJournal journalFile() {
+        return journal;
+    }
+
+    Map<String, LocalStateStore<?>> all() {
+        return stores;
+    }
+
+    private String sizes() {
+        StringBuilder b = new StringBuilder();
+        stores.forEach((n, s) -> b.append(b.length() == 0 ? "" : ", ").append(s.size()).append(' ').append(n));
+        return b.toString();
+    }
+
+    private void tick() {
+        guarded(() -> {
+            if (journal == null) {
+                return 0;
+            }
+            journal.force();
+            boolean due = changes.get() >= SNAPSHOT_CHANGES
+                    || changes.get() > 0 && System.nanoTime() - lastSnapshotNanos > TimeUnit.MINUTES.toNanos(SNAPSHOT_MINUTES);
+            if (due) {
+                snapshot();
+            }
+            return 0;
+        });
+    }
+
+    private static void guarded(java.util.concurrent.Callable<?> work) {
+        try {
+            work.call();
+        } catch (Exception e) {
+            LOG.error("state upkeep failed (it runs again shortly): {}", e.toString(), e);
+        }
+    }
+
+    static Instant instant(long millis) {
+        return Instant.ofEpochMilli(millis);
+    }
+}

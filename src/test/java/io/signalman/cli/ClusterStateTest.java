@@ -1,0 +1,132 @@
+package io.signalman.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.signalman.Await;
+import io.signalman.TestBundles;
+import io.signalman.TestPostgres;
+import io.signalman.json.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A whole cluster restarts without losing state (issue 16): two {@code serve --cluster} JVMs on
+ * 127.0.0.1 whose state maps write through to a real PostgreSQL ({@code --state-jdbc}, schema by
+ * Flyway); both are stopped, both are started again, and every instance and conversation is there.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class ClusterStateTest {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void bothNodesStoppedAndStartedAgainServeEveryInstanceAndConversation() throws Exception {
+        try (TestPostgres pg = TestPostgres.start()) {
+            List<String> members = List.of("127.0.0.1:" + TestBundles.freePort(), "127.0.0.1:" + TestBundles.freePort());
+            Map<String, String> before = new LinkedHashMap<>();
+            List<ServeProcess> nodes = start(pg, members);
+            try {
+                // Given instances and conversations created and advanced through both nodes
+                for (int i = 0; i < 6; i++) {
+                    int port = nodes.get(i % 2).port();
+                    assertEquals(201, send(port, "POST", "/v1/fsm/instances", "{\"id\":\"i" + i + "\",\"machine\":\"transaction\"}").statusCode());
+                    assertEquals(201, send(port, "POST", "/v1/handoff/conversations", "{\"crew\":\"exam\",\"id\":\"c" + i + "\"}").statusCode());
+                    if (i % 3 != 0) {
+                        assertEquals(200, send(nodes.get((i + 1) % 2).port(), "POST", "/v1/fsm/instances/i" + i + "/actions",
+                                "{\"action\":\"begin\"}").statusCode());
+                        assertEquals(200, send(port, "POST", "/v1/handoff/conversations/c" + i + "/turns",
+                                "{\"agent\":\"teacher\",\"response\":\"over to you\"}").statusCode());
+                    }
+                }
+                for (int i = 0; i < 6; i++) {
+                    for (String path : List.of("/v1/fsm/instances/i" + i, "/v1/handoff/conversations/c" + i)) {
+                        before.put(path, send(nodes.get(0).port(), "GET", path, null).body());
+                    }
+                }
+            } finally {
+                // When every node is stopped
+                for (ServeProcess n : nodes) {
+                    n.process().destroy();
+                    n.waitFor(Duration.ofSeconds(90));
+                }
+            }
+            // ... and the cluster is started again
+            nodes = start(pg, members);
+            try {
+                // Then every node answers every instance and conversation as it was
+                for (ServeProcess n : nodes) {
+                    for (var e : before.entrySet()) {
+                        HttpResponse<String> r = send(n.port(), "GET", e.getKey(), null);
+                        assertEquals(200, r.statusCode(), e.getKey() + ": " + r.body());
+                        assertEquals(Json.parse(e.getValue()), Json.parse(r.body()), e.getKey());
+                    }
+                }
+                assertEquals("processing", Json.parse(before.get("/v1/fsm/instances/i1")).get("current_state").asText());
+                // ... and compare-and-set goes on from the stored versions
+                assertEquals(200, send(nodes.get(1).port(), "POST", "/v1/fsm/instances/i1/actions", "{\"action\":\"abort\"}")
+                        .statusCode());
+                assertEquals(409, send(nodes.get(0).port(), "POST", "/v1/fsm/instances/i1/actions", "{\"action\":\"abort\"}")
+                        .statusCode());
+            } finally {
+                nodes.forEach(ServeProcess::close);
+            }
+        }
+    }
+
+    private List<ServeProcess> start(TestPostgres pg, List<String> members) {
+        List<ServeProcess> nodes = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            Path own = dir.resolve("node" + i);
+            nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("PGUSER", "signalman"), "--cluster", "--cluster-host",
+                    "127.0.0.1", "--cluster-port", members.get(i).substring(members.get(i).indexOf(':') + 1), "--members",
+                    String.join(",", members), "--state-jdbc", pg.jdbcUrl()));
+        }
+        for (ServeProcess n : nodes) {
+            n.awaitServing(Duration.ofSeconds(120));
+        }
+        Await.until(Duration.ofSeconds(60), "both nodes to see each other", () -> nodes.stream().allMatch(n -> {
+            HttpResponse<String> r = send(n.port(), "GET", "/v1/cluster", null);
+            return r.statusCode() == 200 && parse(r.body()).path("members").size() == members.size()
+                    && parse(r.body()).path("safe").asBoolean();
+        }));
+        return nodes;
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode parse(String body) {
+        try {
+            return Json.parse(body);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static HttpResponse<String> send(int port, String method, String path, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30))
+                .header("content-type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        try {
+            return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.signalman.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.TestBundles;
+import io.signalman.cli.CliRunner;
+import io.signalman.json.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code replay --accept} changes only what changed (issue 18, point 3): the diff shows exactly the changed decisions. */
+class AcceptTest {
+
+    private static final Path HISTORY = Path.of("replay-fixtures/broker/history.jsonl");
+    private static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
+
+    @TempDir
+    static Path tmp;
+    private static Path changedRules;
+
+    @BeforeAll
+    static void changeOneRule() {
+        changedRules = TestBundles.copyOfRules(tmp.resolve("changed"));
+        TestBundles.edit(changedRules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
+                "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+    }
+
+    @Test
+    void onlyTheChangedRecordsAreRewrittenAndEveryOtherLineIsKeptByteForByte() throws Exception {
+        Path archive = tmp.resolve("plain/history.jsonl");
+        Files.createDirectories(archive.getParent());
+        Files.copy(HISTORY, archive);
+        List<String> before = Files.readAllLines(HISTORY);
+
+        CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--rules", changedRules.toString(), "--accept",
+                archive.toString());
+
+        assertEquals(0, accepted.code(), accepted.out() + accepted.err());
+        List<String> after = Files.readAllLines(archive);
+        assertEquals(before.size(), after.size());
+        int changed = 0;
+        for (int i = 0; i < before.size(); i++) {
+            JsonNode old = Json.parse(before.get(i));
+            if (!TOOL_RULE.equals(old.path("decision").path("rule").asText())) {
+                assertEquals(before.get(i), after.get(i), "line " + (i + 1) + " is not a changed decision");
+                continue;
+            }
+            changed++;
+            JsonNode now = Json.parse(after.get(i));
+            assertNotEquals(old.get("rules_revision"), now.get("rules_revision"));
+            assertEquals(List.of("tool-smith", "sr-director-tooling").stream().sorted().toList(),
+                    sortedTexts(now.path("decision").path("primary_recipients")));
+            ObjectNode sameRest = ((ObjectNode) now.deepCopy());
+            sameRest.set("rules_revision", old.get("rules_revision"));
+            sameRest.set("decision", old.get("decision"));
+            assertEquals(old, sameRest, "only the decision and the revision of line " + (i + 1) + " change");
+        }
+        assertEquals(9, changed);
+        assertTrue(accepted.out().contains("accepted " + changed + " changed decisions"), accepted.out());
+        assertEquals(0, CliRunner.run("replay", "--quiet", "--rules", changedRules.toString(), archive.toString()).code());
+    }
+
+    @Test
+    void aCompressedArchiveIsAcceptedAndStaysCompressed() throws Exception {
+        Path gz = ArchiveTest.gzip(Files.readAllBytes(HISTORY), tmp.resolve("gz/history.jsonl.gz"));
+
+        CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--rules", changedRules.toString(), "--accept",
+                gz.toString());
+        CliRunner.Result again = CliRunner.run("replay", "--quiet", "--rules", changedRules.toString(), gz.toString());
+
+        assertEquals(0, accepted.code(), accepted.out() + accepted.err());
+        assertEquals(0, again.code(), again.out());
+        assertTrue(again.out().contains("replayed " + Files.readAllLines(HISTORY).size() + " records"), again.out());
+    }
+
+    private static List<String> sortedTexts(JsonNode array) {
+        List<String> out = new java.util.ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out.stream().sorted().toList();
+    }
+}

@@ -1,0 +1,67 @@
+package io.signalman.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
+import io.signalman.cli.Main;
+import io.signalman.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A replay's memory does not grow with the archive (issue 15): half a million records, eleven
+ * thousand of them changed by the candidate, replay in a JVM of its own with a 128 MB heap, every
+ * record counted, the examples bounded.
+ */
+class ReplayMemoryTest {
+
+    static final int RECORDS = 500_000;
+    private static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void halfAMillionRecordsReplayInA128MegabyteHeap() throws Exception {
+        List<String> lines = GeneratedArchive.lines(List.of("broker", "signals", "fsm"), true);
+        Path archive = tmp.resolve("decisions/generated.jsonl.gz");
+        GeneratedArchive.write(archive, lines, RECORDS);
+        Path rules = TestBundles.copyOfRules(tmp);
+        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
+                "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        long expectedChanges = 0;
+        for (int i = 0; i < RECORDS; i++) {
+            if (TOOL_RULE.equals(Json.parse(lines.get(i % lines.size())).path("decision").path("rule").asText())) {
+                expectedChanges++;
+            }
+        }
+        Path report = tmp.resolve("report.json");
+
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                Main.class.getName(), "replay", "--quiet", "--threads", "2", "--rules", rules.toString(),
+                "--report", report.toString(), archive.toString()));
+        Path log = tmp.resolve("replay.log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertTrue(p.waitFor(8, TimeUnit.MINUTES), "the replay did not end in 8 minutes");
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+
+        assertEquals(1, p.exitValue(), output);
+        assertTrue(!output.contains("OutOfMemoryError"), output);
+        JsonNode json = Json.parse(Files.readAllBytes(report));
+        assertEquals(RECORDS, json.get("records").asLong());
+        assertEquals(expectedChanges, json.get("changed").asLong());
+        assertEquals(RECORDS - expectedChanges, json.get("unchanged").asLong());
+        assertTrue(expectedChanges > 10_000, "changes to keep examples of: " + expectedChanges);
+        json.get("changes").forEach(g -> assertTrue(g.get("examples").size() <= ReplayReport.EXAMPLES));
+        assertEquals(0, json.get("problem_count").asLong(), output);
+    }
+}
