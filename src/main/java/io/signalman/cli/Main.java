@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | replay | explain | state} (SPEC 7, issue 16). */
+/** {@code signalman serve | check | test | replay | explain | state} (SPEC 7, issues 16 and 18). */
 public final class Main {
 
     static final String USAGE = """
@@ -12,13 +12,15 @@ public final class Main {
               serve    [--host 127.0.0.1] [--port 8080] [--rules rules] [--fixtures replay-fixtures]
                        [--data data] [--admin-token T] [--fsync never|interval|always] [--workers N]
                        [--deadline-ms 2000] [--max-in-flight 256] [--idempotency-window-s 600]
-                       [--idempotency-keys 100000]
+                       [--idempotency-keys 100000] [--idle-timeout 60] [--request-timeout 30]
+                       [--max-connections 10000]
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
                        [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
                        [--state-retention 7d] [--state-idle-retention 30d] [--state-max-entries 1000000]
                        [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
               check    [rules-dir]
+              test     [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
                        [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
                        [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
@@ -83,6 +85,7 @@ public final class Main {
             return switch (argv[0]) {
                 case "serve" -> ServeCommand.run(rest, out, err, env);
                 case "check" -> CheckCommand.run(rest, out, err, env);
+                case "test" -> TestCommand.run(rest, out, err, env);
                 case "replay" -> ReplayCommand.run(rest, out, err, env);
                 case "explain" -> ExplainCommand.run(rest, out, err, env);
                 case "state" -> StateCommand.run(rest, System.in, out, err, env);

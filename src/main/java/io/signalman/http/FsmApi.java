@@ -115,6 +115,8 @@ final class FsmApi implements ApiModule {
     /** Applies the action and logs the decision, refusals included (they are decisions too). */
     private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain, String whyNot) {
         api.decisions().requireRule(Packs.FSM, whyNot);
+        // Before the state can move: a decision that cannot be logged is not made (503 decision_log_unavailable).
+        api.decisions().log().ensureAvailable();
         FsmService fsm = service(api);
         Decisions decisions = api.decisions();
         record Done(FsmService.Applied applied, Decisions.Committed committed) {

@@ -5,11 +5,19 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.Decision;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleInfo;
+import io.signalman.state.StateStores;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.Label;
@@ -45,9 +53,12 @@ public final class Metrics {
     static final double[] SIZE_BUCKETS = {256, 1024, 4096, 16384, 65536};
 
     private final PrometheusMeterRegistry registry = registry();
+    /** Counts what the gauges of a scrape read (the state entries), once per scrape. */
+    private volatile Runnable beforeScrape = () -> { };
     private final ConcurrentMap<String, ConcurrentMap<String, Counter>> fired = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> decisions = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
+    private JvmGcMetrics gc;
 
     /**
      * NOTE(cardinality): Vert.x publishes request and response sizes as histograms, and Micrometer's
@@ -107,12 +118,61 @@ public final class Metrics {
     }
 
     /**
+     * The JVM's heap and non-heap pools, garbage collections, threads, classes and CPU (issue
+     * 17.3): memory pressure shows in {@code jvm_memory_used_bytes} and {@code jvm_gc_pause_seconds}
+     * long before an {@code OutOfMemoryError} (on which the launcher makes the process exit).
+     */
+    public void jvm() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+    }
+
+    /**
+     * The decision log (issue 17.2): {@code signalman_decision_log_available} (0 while the disk
+     * refuses writes and decisions get 503), its outages, and the records written.
+     */
+    public void decisionLog(DecisionLog log) {
+        Gauge.builder("signalman.decision.log.available", log, l -> l.available() ? 1 : 0)
+                .description("1 while the decision log writes, 0 while it cannot (decisions are refused)").register(registry);
+        FunctionCounter.builder("signalman.decision.log.outages", log, DecisionLog::outages)
+                .description("times the disk started refusing the decision log's writes").register(registry);
+        FunctionCounter.builder("signalman.decision.log.records", log, DecisionLog::written)
+                .description("decision records written to the log").register(registry);
+    }
+
+    /** A gauge read from {@code value} at every scrape. */
+    public void gauge(String name, String description, java.util.function.Supplier<Number> value) {
+        Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).strongReference(true).register(registry);
+    }
+
+    /** A counter registered once per name and tags; increment it from any thread. */
+    public Counter counter(String name, String description, String... tags) {
+        return Counter.builder(name).tags(tags).description(description).register(registry);
+    }
+
+    /** Stops what the JVM binders started (the GC listener). */
+    public void close() {
+        if (gc != null) {
+            gc.close();
+        }
+    }
+
+    /**
      * State entries per store (SPEC 3.5, issue 16): {@code signalman_state_entries{store, status}}
      * with status live, finished (kept for --state-retention) and expired (tombstones kept, so a
      * GET answers 410), and {@code signalman_state_expired} removed by retention since start.
      * Counted when scraped (a pass over the stores' maps).
      */
-    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> counts) {
+    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> source) {
+        // One pass per scrape, not one per gauge: the eight gauges read what scrape() counted.
+        java.util.concurrent.atomic.AtomicReference<java.util.Map<String, long[]>> last =
+                new java.util.concurrent.atomic.AtomicReference<>(source.get());
+        beforeScrape = () -> last.set(source.get());
+        java.util.function.Supplier<java.util.Map<String, long[]>> counts = last::get;
         java.util.Map<String, long[]> now = counts.get();
         String[] statuses = {"live", "finished", "expired"};
         for (String store : now.keySet()) {
@@ -153,6 +213,7 @@ public final class Metrics {
 
     /** The Prometheus text exposition (format 0.0.4). Walks every meter: call it off the event loop. */
     public String scrape() {
+        beforeScrape.run();
         return registry.scrape();
     }
 

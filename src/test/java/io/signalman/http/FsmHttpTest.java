@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
@@ -550,7 +551,7 @@ class FsmHttpTest {
     // ---- helpers ------------------------------------------------------------------------------
 
     private static Server start(Path dataDir) throws Exception {
-        ServerConfig d = ServerConfig.defaults();
+        ServerConfig d = TestBundles.seedServer();
         return Server.start(new ServerConfig(d.host(), 0, d.rules(), d.fixtures(), dataDir, ADMIN_TOKEN, d.bodyLimit(),
                 d.workers(), d.fsync(), d.logQueue(), 200));
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
@@ -542,7 +543,7 @@ class HttpApiTest {
     // ---- helpers ------------------------------------------------------------------------------
 
     private static Server start(Path dataDir) throws Exception {
-        return Server.start(ServerConfig.defaults().withPort(0).withData(dataDir).withBlockedWarnMs(200));
+        return Server.start(TestBundles.seedServer().withData(dataDir).withBlockedWarnMs(200));
     }
 
     private static String message(String from, String priority, String type, String subtype) {

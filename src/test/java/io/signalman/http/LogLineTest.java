@@ -36,7 +36,7 @@ class LogLineTest {
 
     @Test
     void everyDecisionLogsOneLineWithItsIdPackEndpointRuleAndRevision() throws Exception {
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withData(tmp))) {
+        try (Server server = Server.start(TestBundles.seedServer().withData(tmp))) {
             // When a message is routed
             Captured<HttpResponse<String>> c = capture(() -> ContractServer.sendAs(server.port(), "POST", "/v1/broker/route",
                     "{\"envelope\": {\"from_agent\": \"foresight\"}, \"type\": \"event\", \"subtype\": \"trade.executed\"}", null));
@@ -59,7 +59,7 @@ class LogLineTest {
                 + "    agenda-group \"fan-out\"\nwhen\n    Message( subtype == \"poison\" )\nthen\n"
                 + "    throw new IllegalStateException(\"poisoned\");\nend\n");
         Path fixtures = Files.createDirectories(tmp.resolve("no-fixtures"));
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(fixtures)
+        try (Server server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(fixtures)
                 .withData(tmp.resolve("data")))) {
             // When a message makes it throw
             Captured<HttpResponse<String>> c = capture(() -> ContractServer.sendAs(server.port(), "POST", "/v1/broker/route",

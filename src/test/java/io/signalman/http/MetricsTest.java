@@ -34,7 +34,7 @@ class MetricsTest {
     @BeforeEach
     void start() throws Exception {
         rules = TestBundles.copyOfRules(tmp);
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(TestBundles.FIXTURES)
+        server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(TestBundles.FIXTURES)
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
     }
 
@@ -151,6 +151,26 @@ class MetricsTest {
         assertEquals(1.0, value(text, "signalman_rejections_total", "error=\"unauthorized\"", "status=\"401\"").orElse(0));
         assertEquals(1.0, value(text, "signalman_rejections_total", "error=\"invalid_transition\"", "status=\"409\"").orElse(0));
         assertEquals(1.0, value(text, "signalman_rejections_total", "error=\"not_found\"", "status=\"404\"").orElse(0));
+    }
+
+    @Test
+    void theJvmsHeapAndCollectionsAndEachStateStoresSizeArePublished() {
+        // Given two FSM instances and one conversation
+        for (String id : new String[] {"s-1", "s-2"}) {
+            assertEquals(201, post("/v1/fsm/instances", "{\"id\": \"" + id + "\", \"machine\": \"review-flow\"}").statusCode());
+        }
+        assertEquals(201, post("/v1/handoff/conversations", "{\"crew\": \"exam\"}").statusCode());
+
+        String text = get("/metrics").body();
+
+        // Then the heap and the collector are there (issue 17.3), with each store's entries
+        assertTrue(value(text, "jvm_memory_used_bytes", "area=\"heap\"").orElse(0) > 0, text);
+        assertTrue(value(text, "jvm_memory_max_bytes", "area=\"heap\"").isPresent(), text);
+        assertTrue(text.contains("jvm_gc_"), "GC metrics");
+        assertEquals(2.0, value(text, "signalman_state_entries", "store=\"fsm\"").orElse(-1), text);
+        assertEquals(1.0, value(text, "signalman_state_entries", "store=\"handoff\"").orElse(-1), text);
+        // ... and the decision log's health (issue 17.2)
+        assertTrue(text.contains("signalman_decision_log_available 1.0"), text);
     }
 
     /** The sum of a metric's samples whose labels include all of {@code labels}. */
