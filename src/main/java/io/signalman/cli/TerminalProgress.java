@@ -35,16 +35,16 @@ final class TerminalProgress implements ReplayListener {
         if (System.console() == null || err != System.err) {
             return new PlainProgress(err);
         }
-        return new TerminalProgress(new ProgressBarBuilder().setTaskName("replay").setInitialMax(Math.max(1, totalBytes / MB))
-                .setUnit(" MB", 1).setStyle(ProgressBarStyle.ASCII).showSpeed()
+        return new TerminalProgress(new ProgressBarBuilder().setTaskName("replay").setInitialMax(Math.max(1, totalBytes))
+                .setUnit(" MB", MB).setStyle(ProgressBarStyle.ASCII).showSpeed()
                 .setConsumer(new ConsoleProgressBarConsumer(err)).setUpdateIntervalMillis(500).build());
     }
 
     @Override
     public void progress(long records, long bytesRead, long totalBytes) {
-        bar.stepTo(bytesRead / MB);
+        bar.stepTo(bytesRead);
         double seconds = Math.max(1e-3, (System.nanoTime() - start) / 1e9);
-        bar.setExtraMessage(String.format(Locale.ROOT, "%,d records, %,.0f records/s", records, records / seconds));
+        bar.setExtraMessage(String.format(Locale.ROOT, " %,d records, %,.0f records/s", records, records / seconds));
     }
 
     @Override

@@ -1,13 +1,14 @@
 package io.signalman.replay;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.json.InputException;
@@ -19,8 +20,8 @@ import java.io.UncheckedIOException;
  * Reads one archive line into a {@link DecisionRecord} with Jackson's streaming parser, building
  * trees only for what replay uses: the input, the state before, and the recorded decision's
  * fields. NOTE(perf): a record's {@code rules_fired} is about half of its bytes and replay never
- * compares it, so the replay path skips it token by token instead of building it (about a third
- * of a record's parse time, measured with async-profiler on the golden history).
+ * compares it, so the replay path skips it token by token (no strings, no nodes) instead of
+ * building it; the parse was about a fifth of a replayed record's time in a JFR profile.
  */
 final class RecordParser {
 
@@ -29,8 +30,7 @@ final class RecordParser {
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Json.MAX_DEPTH)
                     .maxStringLength(Json.MAX_STRING).build())
             .build();
-    /** Subtrees are read from the middle of a line: what follows them is not "trailing". */
-    private static final ObjectReader TREES = Json.MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private RecordParser() {
     }
@@ -67,9 +67,9 @@ final class RecordParser {
                     case "pack" -> pack = text(p, t, field);
                     case "endpoint" -> endpoint = text(p, t, field);
                     case "rules_revision" -> revision = text(p, t, field);
-                    case "input" -> input = TREES.readTree(p);
-                    case "state_before" -> state = TREES.readTree(p);
-                    case "decision" -> decision = whole || t != JsonToken.START_OBJECT ? TREES.readTree(p) : compared(p);
+                    case "input" -> input = tree(p, t);
+                    case "state_before" -> state = tree(p, t);
+                    case "decision" -> decision = whole || t != JsonToken.START_OBJECT ? tree(p, t) : compared(p);
                     default -> p.skipChildren();
                 }
             }
@@ -107,10 +107,63 @@ final class RecordParser {
             if ("rules_fired".equals(field) || "reason".equals(field)) {
                 p.skipChildren();
             } else {
-                out.set(field, TREES.readTree(p));
+                out.set(field, tree(p, p.currentToken()));
             }
         }
         return out;
+    }
+
+    /**
+     * The value at the parser's current token as a tree, with the node types Jackson's
+     * {@code readTree} gives (an int is an IntNode, a fraction a DoubleNode), so that it compares
+     * equal to what a pack renders. NOTE(perf): without the data-binding machinery a
+     * {@code readTree} call sets up, which a record paid for several times.
+     */
+    private static JsonNode tree(JsonParser p, JsonToken t) throws IOException {
+        switch (t) {
+            case START_OBJECT -> {
+                ObjectNode o = NODES.objectNode();
+                String name;
+                while ((name = p.nextFieldName()) != null) {
+                    o.set(name, tree(p, p.nextToken()));
+                }
+                return o;
+            }
+            case START_ARRAY -> {
+                ArrayNode a = NODES.arrayNode();
+                for (JsonToken x = p.nextToken(); x != JsonToken.END_ARRAY; x = p.nextToken()) {
+                    a.add(tree(p, x));
+                }
+                return a;
+            }
+            case VALUE_STRING -> {
+                return NODES.textNode(p.getText());
+            }
+            case VALUE_NUMBER_INT -> {
+                return switch (p.getNumberType()) {
+                    case INT -> NODES.numberNode(p.getIntValue());
+                    case LONG -> NODES.numberNode(p.getLongValue());
+                    default -> NODES.numberNode(p.getBigIntegerValue());
+                };
+            }
+            case VALUE_NUMBER_FLOAT -> {
+                return switch (p.getNumberType()) {
+                    case BIG_DECIMAL -> NODES.numberNode(p.getDecimalValue());
+                    case FLOAT -> NODES.numberNode(p.getFloatValue());
+                    default -> NODES.numberNode(p.getDoubleValue());
+                };
+            }
+            case VALUE_TRUE -> {
+                return NODES.booleanNode(true);
+            }
+            case VALUE_FALSE -> {
+                return NODES.booleanNode(false);
+            }
+            case VALUE_NULL -> {
+                return NODES.nullNode();
+            }
+            default -> throw new JsonParseException(p, "unexpected " + t);
+        }
     }
 
     private static String text(JsonParser p, JsonToken t, String field) throws IOException, InputException {

@@ -26,6 +26,7 @@ final class RecordReplay {
     private final Selection selection;
     private final ReplayReport report = new ReplayReport();
     private final Map<String, Set<String>> fired = new HashMap<>();
+    private final Map<String, DecisionPack<?, ?>> packs = new HashMap<>();
 
     RecordReplay(ReplayBundles bundles, Selection selection) {
         this.bundles = bundles;
@@ -75,19 +76,18 @@ final class RecordReplay {
 
     private void replay(Archive.ArchiveFile file, int line, long position, DecisionRecord rec, ReplayBundles.ForFile rules) {
         report.records++;
-        DecisionPack<?, ?> pack = Packs.named(rec.pack()).orElse(null);
-        String where = file.path() + ":" + line;
+        DecisionPack<?, ?> pack = packs.computeIfAbsent(rec.pack(), n -> Packs.named(n).orElse(null));
         if (pack == null || rules.candidate().pack(rec.pack()).isEmpty()) {
-            report.problem(position, where + ": no pack \"" + rec.pack() + "\" in the candidate rules", true);
+            report.problem(position, file.path() + ":" + line + ": no pack \"" + rec.pack() + "\" in the candidate rules", true);
             return;
         }
         try {
             replayTyped(pack, file, line, position, rec, rules);
         } catch (InputException e) {
-            report.problem(position, where + ": recorded input is not valid for " + rec.pack()
+            report.problem(position, file.path() + ":" + line + ": recorded input is not valid for " + rec.pack()
                     + (e.field().isEmpty() ? "" : " (" + e.field() + ")") + ": " + e.getMessage(), true);
         } catch (RuntimeException e) {
-            report.problem(position, where + ": the rules failed: " + e, true);
+            report.problem(position, file.path() + ":" + line + ": the rules failed: " + e, true);
         }
     }
 

@@ -14,6 +14,8 @@ final class DraftPaths {
     /** One path segment: letters, digits, dot, dash, underscore; not starting with a dot. */
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}");
     private static final int MAX_DEPTH = 4;
+    /** What a bundle holds: rules, reference data, decision tables, scenarios, the analysts' READMEs. */
+    static final java.util.List<String> KINDS = java.util.List.of(".drl", ".json", ".csv", ".yaml", ".yml", ".md");
 
     private DraftPaths() {
     }
@@ -35,8 +37,8 @@ final class DraftPaths {
                 throw bad("\"" + shorten(name) + "\" is not a plain relative path (letters, digits, '.', '-', '_' and '/')");
             }
         }
-        if (!(name.endsWith(".drl") || name.endsWith(".json") || name.endsWith(".md"))) {
-            throw bad("only .drl, .json and .md files belong in a rule bundle");
+        if (KINDS.stream().noneMatch(name::endsWith)) {
+            throw bad("only " + String.join(", ", KINDS) + " files belong in a rule bundle");
         }
         Path base = root.toAbsolutePath().normalize();
         Path p = base.resolve(name).normalize();

@@ -1,6 +1,7 @@
 package io.signalman.replay;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -33,7 +34,7 @@ public final class GeneratedArchive {
         List<String> out = new ArrayList<>();
         try {
             for (String pack : packs) {
-                for (String line : Files.readAllLines(Path.of("replay-fixtures", pack, "history.jsonl"), StandardCharsets.UTF_8)) {
+                for (String line : Files.readAllLines(TestBundles.FIXTURES.resolve(pack).resolve("history.jsonl"), StandardCharsets.UTF_8)) {
                     if (line.isBlank()) {
                         continue;
                     }
@@ -62,8 +63,27 @@ public final class GeneratedArchive {
      * name ends in {@code .gz}); record i gets the decision id {@code G} + i, padded to 26 characters.
      */
     public static void write(Path file, List<String> lines, long records) {
-        try (OutputStream out = open(file)) {
-            for (long i = 0; i < records; i++) {
+        write(file, lines, 0, records, Deflater.BEST_SPEED);
+    }
+
+    /**
+     * A folder of files of at most {@code perFile} records each ({@code decisions-0001.jsonl}, ...,
+     * with {@code .gz} when {@code gzip}, compressed as the decision log compresses), as a decision
+     * log leaves them; returns the files.
+     */
+    public static List<Path> writeFolder(Path dir, List<String> lines, long records, long perFile, boolean gzip) {
+        List<Path> files = new ArrayList<>();
+        for (long first = 0, n = 1; first < records; first += perFile, n++) {
+            Path f = dir.resolve(String.format("decisions-%04d.jsonl%s", n, gzip ? ".gz" : ""));
+            write(f, lines, first, Math.min(records, first + perFile), Deflater.DEFAULT_COMPRESSION);
+            files.add(f);
+        }
+        return files;
+    }
+
+    private static void write(Path file, List<String> lines, long from, long to, int level) {
+        try (OutputStream out = open(file, level)) {
+            for (long i = from; i < to; i++) {
                 String line = lines.get((int) (i % lines.size()));
                 if (!line.startsWith(ID_PREFIX)) {
                     throw new IllegalStateException("a history line that does not start with its decision_id: " + line);
@@ -79,7 +99,7 @@ public final class GeneratedArchive {
         }
     }
 
-    private static OutputStream open(Path file) throws IOException {
+    private static OutputStream open(Path file, int level) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
         if (!file.getFileName().toString().endsWith(".gz")) {
@@ -87,7 +107,7 @@ public final class GeneratedArchive {
         }
         return new GZIPOutputStream(raw, 1 << 16) {
             {
-                def.setLevel(Deflater.BEST_SPEED);
+                def.setLevel(level);
             }
         };
     }

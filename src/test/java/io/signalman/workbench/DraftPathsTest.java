@@ -20,7 +20,7 @@ class DraftPathsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"../escape.drl", "broker/../../escape.drl", "/etc/passwd.drl", "broker/./routing.drl",
-        ".hidden.drl", "broker\\\\routing.drl", "broker//routing.drl", "broker/run.sh", "", "a/b/c/d/e.drl", "broker/ routing.drl"})
+        ".hidden.drl", "broker\\\\routing.drl", "broker//routing.drl", "broker/run.sh", "broker/table.exe", "", "a/b/c/d/e.drl", "broker/ routing.drl"})
     void anythingElseIsRefused(String name) {
         WorkbenchException e = assertThrows(WorkbenchException.class, () -> DraftPaths.resolve(ROOT, name));
         assertEquals(400, e.status());
