@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test postgres check replay fixtures format-check bench bench-reload bench-state bench-replay clean
+.PHONY: build run test postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean
 
 build: $(JAR)
 
@@ -29,9 +29,10 @@ postgres:
 	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo -n); \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq postgresql >/dev/null; }
 
-## Compile and lint rules/ as the server would load it.
+## Compile and lint rules/ as the server would load it, then run every pack's scenarios.
 check: build
 	bin/signalman check rules
+	bin/signalman test rules
 
 ## Replay the golden history against rules/ (RULES=dir to try other rules). With BASELINE=<git-rev>,
 ## compare with the rules of that revision instead of the recorded decisions (checked out in a
@@ -55,9 +56,17 @@ fixtures:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.replay.FixtureRecorder replay-fixtures $(PACKS)
 
+## Platform developers only, never for a rule change: when a change to the platform itself (SPEC)
+## changes what the seeds decide, refresh the frozen seed bundle that the Java tests compare with
+## the seeds' reference routers (src/test/resources/seed-bundle) from rules/ and replay-fixtures/.
+SEED := src/test/resources/seed-bundle
+seed-bundle:
+	rm -rf $(SEED)/rules $(SEED)/replay-fixtures
+	cp -r rules replay-fixtures $(SEED)/
+
 ## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
 format-check:
-	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' 'Makefile' | while read -r f; do \
+	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' '*.yaml' 'Makefile' | while read -r f; do \
 	  [ -f "$$f" ] || continue; \
 	  if grep -q $$'\r' "$$f"; then echo "$$f: CRLF line endings"; fi; \
 	  if [ -s "$$f" ] && [ -n "$$(tail -c1 "$$f")" ]; then echo "$$f: no final newline"; fi; \
@@ -71,8 +80,8 @@ clean:
 
 ## Performance (SPEC 10): JMH over every pack's decide with the hand-written if-chain as the floor,
 ## a 10-million-decision heap soak, an HTTP load on 127.0.0.1 with the decision log on, and a
-## 1,000-rule reload, and a replay of a generated 5-million-record archive (plain and gzip, against a
-## python3 parse of the same lines). Results: target/bench/*.json and a table at the end.
+## 1,000-rule reload, a replay of a generated 5-million-record archive (plain and gzip, against a
+## python3 parse of the same lines), and durable state. Results: target/bench/*.json and a table at the end.
 BENCH_CP = target/test-classes:target/classes:$$(cat target/test-classpath.txt)
 # The test classpath carries the tests' logging (a DEBUG line per decision); benchmarks log as production does.
 BENCH_JAVA = java -Dorg.slf4j.simpleLogger.log.io.signalman.decisions=info -Dorg.slf4j.simpleLogger.log.io.signalman.requests=info
@@ -84,6 +93,7 @@ bench:
 	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.HttpLoad
 	$(BENCH_JAVA) -Xms1g -cp $(BENCH_CP) io.signalman.bench.ReloadBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.ReplayBench
+	$(BENCH_JAVA) -Xms1g -Xmx4g -cp $(BENCH_CP) io.signalman.bench.StateBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
 
 ## The replay benchmark alone (RECORDS=5000000 by default; a few minutes): target/bench/replay.json.
@@ -92,6 +102,14 @@ bench-replay:
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	mkdir -p target/bench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.ReplayBench $(RECORDS)
+	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
+
+## Durable state alone (about 5 minutes): FSM and handoff HTTP rates in memory, durable, durable with
+## --fsync always; start-up with a million live conversations; the same million in H2's MVStore.
+bench-state:
+	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	mkdir -p target/bench
+	$(BENCH_JAVA) -Xms1g -Xmx4g -cp $(BENCH_CP) io.signalman.bench.StateBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
 
 ## The reload benchmark alone (a few minutes): target/bench/reload.json and its lines of the table.

@@ -20,4 +20,13 @@ public final class Await {
             CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)).join();
         }
     }
+
+    /** Waits until {@code value} gives something other than null, and returns it. */
+    public static <T> T value(Duration timeout, String what, java.util.function.Supplier<T> value) {
+        Object[] got = new Object[1];
+        until(timeout, what, () -> (got[0] = value.get()) != null);
+        @SuppressWarnings("unchecked")
+        T t = (T) got[0];
+        return t;
+    }
 }

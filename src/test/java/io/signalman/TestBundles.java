@@ -3,29 +3,66 @@ package io.signalman;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
+import io.signalman.http.ServerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-/** Compiled bundles shared by the tests: compiling is the slow part, so each is compiled once. */
+/**
+ * Compiled bundles shared by the tests: compiling is the slow part, so each is compiled once.
+ *
+ * <p>The live {@code rules/} and {@code replay-fixtures/} belong to analysts: an intended change
+ * is recorded with {@code signalman replay --accept}, and no Java test may pin it. Java tests
+ * prove the platform on the <em>seed bundle</em>: a frozen copy of the bundle and history as
+ * shipped (the seeds' behaviour), under {@code src/test/resources/seed-bundle}. The seeds'
+ * hand-written reference routers are compared with it, never with the live rules. Only the
+ * tests of the analysts' own loop ({@code GoldenHistoryTest}, the shipped scenarios) read
+ * {@link #LIVE_RULES} and {@link #LIVE_FIXTURES}.
+ */
 public final class TestBundles {
 
-    public static final Path RULES = Path.of("rules");
-    public static final Path FIXTURES = Path.of("replay-fixtures");
+    /** The frozen seed bundle and its history; see src/test/resources/seed-bundle/README.md. */
+    public static final Path SEED = Path.of("src/test/resources/seed-bundle");
+    /** The seed bundle's rules (what {@link #shipped()} compiles). */
+    public static final Path RULES = SEED.resolve("rules");
+    /** The seed bundle's golden history. */
+    public static final Path FIXTURES = SEED.resolve("replay-fixtures");
+    /** The analysts' live bundle: whatever rules/ holds now. */
+    public static final Path LIVE_RULES = Path.of("rules");
+    /** The analysts' live golden history. */
+    public static final Path LIVE_FIXTURES = Path.of("replay-fixtures");
 
     private static RuleBundle shipped;
+    private static RuleBundle live;
 
     private TestBundles() {
     }
 
-    /** The repository's own rules/, compiled once per test JVM. */
+    /** The seed bundle (the rules as shipped, frozen under src/test/resources), compiled once per test JVM. */
     public static synchronized RuleBundle shipped() {
         if (shipped == null) {
             shipped = compile(RULES);
         }
         return shipped;
+    }
+
+    /** The analysts' live rules/, compiled once per test JVM (only for tests of the analysts' loop). */
+    public static synchronized RuleBundle live() {
+        if (live == null) {
+            live = compile(LIVE_RULES);
+        }
+        return live;
+    }
+
+    /**
+     * A server on a free port serving the seed bundle, its gate replaying the seed's history (which
+     * passes by construction), so that an intended change to the live rules never fails an HTTP
+     * test that is not about the gate.
+     */
+    public static ServerConfig seedServer() {
+        return ServerConfig.defaults().withPort(0).withRules(RULES).withFixtures(FIXTURES);
     }
 
     public static RuleBundle compile(Path rules) {
@@ -36,10 +73,15 @@ public final class TestBundles {
         }
     }
 
-    /** A copy of the shipped rules in {@code dir}, for tests that edit rules. */
+    /** A copy of the seed bundle's rules in {@code dir}, for tests that edit rules. */
     public static Path copyOfRules(Path dir) {
+        return copyOfRules(RULES, dir);
+    }
+
+    /** A copy of the rules folder {@code rules} in {@code dir}/rules. */
+    public static Path copyOfRules(Path rules, Path dir) {
         Path target = dir.resolve("rules");
-        copyTree(RULES, target);
+        copyTree(rules, target);
         return target;
     }
 

@@ -1,23 +1,18 @@
 package io.signalman.broker;
 
-import io.signalman.engine.Decision;
 import io.signalman.engine.Invariant;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /** The broker's invariants (SPEC 4.1), shared by properties, archive properties and the replay gate. */
 public final class BrokerInvariants {
 
-    public static final Invariant<BrokerMessage, RouteDecision> EXHAUSTIVE = of(
+    public static final Invariant<BrokerMessage, RouteDecision> EXHAUSTIVE = Invariant.of(
             "every message has at least one primary recipient",
             (m, d) -> d.primaryRecipients().isEmpty() ? "no primary recipient" : null);
 
-    public static final Invariant<BrokerMessage, RouteDecision> CRITICAL_REACHES_THE_TOP = of(
+    public static final Invariant<BrokerMessage, RouteDecision> CRITICAL_REACHES_THE_TOP = Invariant.of(
             "critical messages always reach openclaw and knox",
             (m, d) -> "critical".equals(m.envelope().priority())
                     && !d.primaryRecipients().containsAll(List.of("openclaw", "knox"))
@@ -28,13 +23,13 @@ public final class BrokerInvariants {
      * those converted for lack of authority) are routed before subtypes are looked at, with their
      * own fan-out, so the invariant holds for the memory commits that subtype routing decides.
      */
-    public static final Invariant<BrokerMessage, RouteDecision> MEMORY_COMMITS_DO_NOT_FAN_OUT = of(
+    public static final Invariant<BrokerMessage, RouteDecision> MEMORY_COMMITS_DO_NOT_FAN_OUT = Invariant.of(
             "memory commits routed by subtype never fan out",
             (m, d) -> "memory.committed".equals(m.subtype()) && !"critical".equals(m.envelope().priority())
                     && !"escalation".equals(m.type()) && !d.convertedToEscalation() && !d.fanOut().isEmpty()
                     ? "memory.committed fanned out to " + d.fanOut() : null);
 
-    public static final Invariant<BrokerMessage, RouteDecision> FAN_OUT_KEEPS_PRIMARIES = of(
+    public static final Invariant<BrokerMessage, RouteDecision> FAN_OUT_KEEPS_PRIMARIES = Invariant.of(
             "fan-out never repeats or removes a primary recipient",
             (m, d) -> {
                 Set<String> primary = new HashSet<>(d.primaryRecipients());
@@ -49,42 +44,12 @@ public final class BrokerInvariants {
                 return fan.isEmpty() ? null : "fan-out repeats primary recipients " + fan;
             });
 
-    public static final Invariant<BrokerMessage, RouteDecision> DETERMINISTIC = new Invariant<>() {
-        @Override
-        public String name() {
-            return "the same message always gets the same decision";
-        }
-
-        @Override
-        public Optional<String> check(BrokerMessage m, Decision<RouteDecision> d,
-                                      Function<BrokerMessage, Decision<RouteDecision>> decideAgain) {
-            Decision<RouteDecision> again = decideAgain.apply(m);
-            if (!again.outcome().equals(d.outcome()) || !Objects.equals(again.decidedBy(), d.decidedBy())) {
-                return Optional.of("decided " + d.outcome() + " then " + again.outcome());
-            }
-            return Optional.empty();
-        }
-    };
+    public static final Invariant<BrokerMessage, RouteDecision> DETERMINISTIC = Invariant.deterministic(
+            "the same message always gets the same decision");
 
     public static final List<Invariant<BrokerMessage, RouteDecision>> ALL = List.of(EXHAUSTIVE, CRITICAL_REACHES_THE_TOP,
             MEMORY_COMMITS_DO_NOT_FAN_OUT, FAN_OUT_KEEPS_PRIMARIES, DETERMINISTIC);
 
     private BrokerInvariants() {
-    }
-
-    private static Invariant<BrokerMessage, RouteDecision> of(String name,
-                                                              BiFunction<BrokerMessage, RouteDecision, String> violation) {
-        return new Invariant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Optional<String> check(BrokerMessage m, Decision<RouteDecision> d,
-                                          Function<BrokerMessage, Decision<RouteDecision>> decideAgain) {
-                return Optional.ofNullable(violation.apply(m, d.outcome()));
-            }
-        };
     }
 }

@@ -10,12 +10,10 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ParsedRule;
-import io.signalman.engine.Phase;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.ArrayList;
@@ -28,14 +26,12 @@ import io.signalman.rulelang.Vocabulary;
  * The broker pack: org-aware message routing (SPEC 4.1, seed 003). Its one typed entry point is
  * {@link #decide(RuleBundle, BrokerMessage, boolean)}.
  */
-public final class BrokerPack implements PackDefinition, DecisionPack<BrokerMessage, RouteDecision> {
+public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecision> {
 
     public static final String NAME = "broker";
     public static final Set<String> PRIORITIES = Set.of("low", "normal", "high", "critical");
 
-    private static final List<Phase> PHASES = List.of(
-            new Phase("route", Phase.Kind.FIRST_MATCH),
-            new Phase("fan-out", Phase.Kind.ADDITIVE));
+    private static final PackShape SHAPE = PackShape.of(NAME, "route", BrokerTier.class);
 
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Route}. */
     private static final Vocabulary VOCABULARY = Vocabulary.of(Route.class, Message.class, AgentCard.class, OrgChart.class);
@@ -46,23 +42,8 @@ public final class BrokerPack implements PackDefinition, DecisionPack<BrokerMess
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return PHASES;
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return "route";
+    public PackShape shape() {
+        return SHAPE;
     }
 
     @Override
@@ -103,7 +84,7 @@ public final class BrokerPack implements PackDefinition, DecisionPack<BrokerMess
     public Decision<RouteDecision> decide(RuleBundle bundle, BrokerMessage message, boolean explain) {
         CompiledPack pack = bundle.requirePack(NAME);
         Evaluation<RouteDecision> ev = pack.evaluate(List.of(message.fact()), explain, Route::toDecision);
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), ev.outcome(), ev);
+        return decision(bundle, ev.outcome(), ev);
     }
 
     @Override

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | replay | explain | state} (SPEC 7, issue 16). */
+/** {@code signalman serve | check | test | replay | explain | state} (SPEC 7, issues 16 and 18). */
 public final class Main {
 
     static final String USAGE = """
@@ -12,22 +12,52 @@ public final class Main {
               serve    [--host 127.0.0.1] [--port 8080] [--rules rules] [--fixtures replay-fixtures]
                        [--data data] [--admin-token T] [--fsync never|interval|always] [--workers N]
                        [--deadline-ms 2000] [--max-in-flight 256] [--idempotency-window-s 600]
-                       [--idempotency-keys 100000]
+                       [--idempotency-keys 100000] [--idle-timeout 60] [--request-timeout 30]
+                       [--max-connections 10000]
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
                        [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
                        [--state-retention 7d] [--state-idle-retention 30d] [--state-max-entries 1000000]
                        [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
               check    [rules-dir]
+              test     [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
                        [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
                        [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
-              explain  <pack> <input.json> [--rules DIR] [--json]
+              explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
               state    export [--data data | --state-jdbc URL] > states.jsonl
               state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {
+    }
+
+    /**
+     * One command's lines of {@link #USAGE} (its own line and the flag lines under it), so that
+     * every command answers {@code --help} with exactly what the overall usage says about it.
+     */
+    static String usageOf(String command) {
+        StringBuilder sb = new StringBuilder();
+        boolean in = false;
+        for (String line : USAGE.lines().toList()) {
+            if (line.startsWith("  ") && !line.startsWith("   ")) {
+                in = line.strip().startsWith(command + " ");
+                if (in) {
+                    sb.append("usage: signalman ").append(line.strip().replaceFirst("\\s+", " ")).append('\n');
+                }
+            } else if (in && line.startsWith("   ")) {
+                sb.append("         ").append(line.strip()).append('\n');
+            } else {
+                in = false;
+            }
+        }
+        if (sb.isEmpty()) {
+            return null;
+        }
+        if ("serve".equals(command)) {
+            sb.append(USAGE.lines().reduce((x, y) -> y).orElse("")).append('\n');
+        }
+        return sb.toString().stripTrailing();
     }
 
     public static void main(String[] argv) {
@@ -44,10 +74,18 @@ public final class Main {
             return argv.length == 0 ? 2 : 0;
         }
         String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
+        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) {
+            String usage = usageOf(argv[0]);
+            if (usage != null) {
+                out.println(usage);
+                return 0;
+            }
+        }
         try {
             return switch (argv[0]) {
                 case "serve" -> ServeCommand.run(rest, out, err, env);
                 case "check" -> CheckCommand.run(rest, out, err, env);
+                case "test" -> TestCommand.run(rest, out, err, env);
                 case "replay" -> ReplayCommand.run(rest, out, err, env);
                 case "explain" -> ExplainCommand.run(rest, out, err, env);
                 case "state" -> StateCommand.run(rest, System.in, out, err, env);

@@ -3,6 +3,8 @@ package io.signalman.cli;
 import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.BundleException;
+import io.signalman.engine.GateRefused;
+import io.signalman.http.ConnectionLimits;
 import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
@@ -21,10 +23,13 @@ final class ServeCommand {
     /** Deadline, in-flight bound and idempotency window (SPEC 8); defaults from {@link RequestLimits}. */
     private static RequestLimits limits(Args a) throws Args.UsageException {
         RequestLimits d = RequestLimits.defaults();
+        ConnectionLimits c = d.connections();
         try {
             return new RequestLimits(a.getInt("deadline-ms", (int) d.deadlineMs()), a.getInt("max-in-flight", d.maxInFlight()),
                     java.time.Duration.ofSeconds(a.getInt("idempotency-window-s", (int) d.idempotencyWindow().toSeconds())),
-                    a.getInt("idempotency-keys", d.idempotencyKeys()));
+                    a.getInt("idempotency-keys", d.idempotencyKeys()),
+                    new ConnectionLimits(a.getInt("idle-timeout", c.idleTimeoutS()), a.getInt("request-timeout", c.requestTimeoutS()),
+                            a.getInt("max-connections", c.maxConnections())));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }
@@ -45,6 +50,20 @@ final class ServeCommand {
                     a.getInt("cluster-port", ClusterConfig.DEFAULT_PORT), ClusterConfig.parseMembers(a.get("members", "")));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
+        }
+    }
+
+    /**
+     * A stop asked for (SIGTERM from a supervisor, Ctrl-C at {@code make run}) is a clean exit:
+     * the shutdown hook still drains and closes the server, and the exit status is 0, not the
+     * JVM's 128+signal, which {@code make} reports as an error ("Error 143").
+     */
+    @SuppressWarnings("sunapi")
+    private static void stopCleanlyOn(String signal) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> new Thread(() -> System.exit(0), "signalman-stop").start());
+        } catch (IllegalArgumentException e) {
+            // The platform does not have this signal or the JVM reserves it (-Xrs): the default exit applies.
         }
     }
 
@@ -71,11 +90,17 @@ final class ServeCommand {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
                 "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
-                "state-max-entries", "state-jdbc"), Set.of("cluster"), env);
+                "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections"), Set.of("cluster"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
         ServerConfig d = ServerConfig.defaults();
+        String token = a.get("admin-token", null);
+        if (token != null && token.isBlank()) {
+            // An empty SIGNALMAN_ADMIN_TOKEN= would read as "set"; no token is a choice, an empty one a mistake.
+            throw new Args.UsageException("the admin token is empty (--admin-token or SIGNALMAN_ADMIN_TOKEN); give a token, "
+                    + "or leave both unset to refuse every admin call; not serving");
+        }
         FsyncPolicy fsync;
         try {
             fsync = FsyncPolicy.parse(a.get("fsync", "interval"));
@@ -84,7 +109,7 @@ final class ServeCommand {
         }
         ServerConfig base = new ServerConfig(a.get("host", d.host()), a.getInt("port", d.port()),
                 Path.of(a.get("rules", "rules")), Path.of(a.get("fixtures", "replay-fixtures")), Path.of(a.get("data", "data")),
-                a.get("admin-token", null), a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
+                token, a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
                 fsync, d.logQueue(), d.blockedWarnMs(), limits(a), null);
         if (a.get("admin-port", null) == null && a.get("admin-host", null) != null) {
             throw new Args.UsageException("--admin-host needs --admin-port");
@@ -98,6 +123,11 @@ final class ServeCommand {
         Server server;
         try {
             server = Server.start(config);
+        } catch (GateRefused e) {
+            e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
+            err.println("signalman: the rules compile, but the gate refused them (" + e.errors().size()
+                    + " reason(s), invariant violations first); not serving");
+            return 1;
         } catch (BundleException e) {
             e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
             err.println("signalman: the rules do not compile; not serving");
@@ -107,6 +137,8 @@ final class ServeCommand {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "signalman-shutdown"));
+        stopCleanlyOn("TERM");
+        stopCleanlyOn("INT");
         out.printf("signalman serving http://%s:%d (rules %s)%n", config.host(), server.port(),
                 server.engine().bundle().revision());
         if (config.cluster() != null) {

@@ -83,6 +83,11 @@ public final class Cluster {
         return new StateStores(name -> new HazelcastStateStore<>(hz.getMap(STATE_MAPS + name), StateCodec.forStore(name)));
     }
 
+    /** Cluster-wide stores with retention and the cap (issue 16); usable once joined. */
+    public ClusterState state(io.signalman.state.StateConfig state, java.util.List<io.signalman.state.StoreSpec<?>> specs) {
+        return new ClusterState(hazelcast(), state, specs);
+    }
+
     /** Idempotency answers every node sees (SPEC 8 across nodes); usable once joined. */
     public SharedAnswers answers() {
         return new HazelcastAnswers(hazelcast().getMap(ANSWERS));

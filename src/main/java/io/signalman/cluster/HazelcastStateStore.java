@@ -18,10 +18,48 @@ final class HazelcastStateStore<V> implements StateStore<V> {
 
     private final IMap<String, String> map;
     private final StateCodec<V> codec;
+    /** Retention and the cap (issue 16), or null for neither. */
+    private final ClusterRetention<V> retention;
 
     HazelcastStateStore(IMap<String, String> map, StateCodec<V> codec) {
+        this(map, codec, null);
+    }
+
+    HazelcastStateStore(IMap<String, String> map, StateCodec<V> codec, ClusterRetention<V> retention) {
         this.map = map;
         this.codec = codec;
+        this.retention = retention;
+    }
+
+    private String write(Versioned<V> v) {
+        return codec.write(v, retention == null ? -1 : retention.now());
+    }
+
+    @Override
+    public Optional<java.time.Instant> expiredAt(String key) {
+        return retention == null || map.containsKey(key) ? Optional.empty() : retention.expiredAt(key);
+    }
+
+    int sweep() {
+        return retention == null ? 0 : retention.sweep(map, codec);
+    }
+
+    long[] counts() {
+        return retention == null ? new long[4] : retention.counts(map, codec);
+    }
+
+    /** A create beyond the cap is refused (a cluster-wide count: close to the cap, not exact under a race). */
+    private void checkRoom() {
+        if (retention != null && map.size() >= retention.maxEntries()) {
+            throw new io.signalman.state.StateFull(map.getName().substring(Cluster.STATE_MAPS.length()), retention.maxEntries());
+        }
+    }
+
+    private Versioned<V> created(String key, Versioned<V> fresh) {
+        if (retention != null) {
+            retention.revived(key);
+        }
+        return fresh;
     }
 
     @Override
@@ -31,8 +69,9 @@ final class HazelcastStateStore<V> implements StateStore<V> {
 
     @Override
     public Optional<Versioned<V>> create(String key, V value) {
+        checkRoom();
         Versioned<V> fresh = new Versioned<>(value, 1);
-        return map.putIfAbsent(key, codec.write(fresh)) == null ? Optional.of(fresh) : Optional.empty();
+        return map.putIfAbsent(key, write(fresh)) == null ? Optional.of(created(key, fresh)) : Optional.empty();
     }
 
     @Override
@@ -46,7 +85,7 @@ final class HazelcastStateStore<V> implements StateStore<V> {
             return Optional.empty();
         }
         Versioned<V> updated = new Versioned<>(next, expectedVersion + 1);
-        return map.replace(key, current, codec.write(updated)) ? Optional.of(updated) : Optional.empty();
+        return map.replace(key, current, write(updated)) ? Optional.of(updated) : Optional.empty();
     }
 
     @Override
@@ -54,14 +93,15 @@ final class HazelcastStateStore<V> implements StateStore<V> {
         while (true) {
             String current = map.get(key);
             if (current == null) {
+                checkRoom();
                 Versioned<V> fresh = new Versioned<>(value, 1);
-                if (map.putIfAbsent(key, codec.write(fresh)) == null) {
-                    return fresh;
+                if (map.putIfAbsent(key, write(fresh)) == null) {
+                    return created(key, fresh);
                 }
                 continue;
             }
             Versioned<V> updated = new Versioned<>(value, codec.read(current).version() + 1);
-            if (map.replace(key, current, codec.write(updated))) {
+            if (map.replace(key, current, write(updated))) {
                 return updated;
             }
         }

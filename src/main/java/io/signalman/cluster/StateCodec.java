@@ -46,10 +46,27 @@ public final class StateCodec<V> {
     }
 
     String write(Versioned<V> v) {
+        return write(v, -1);
+    }
+
+    /** With {@code changedAt} (epoch millis, or -1 for none): retention measures from it. */
+    String write(Versioned<V> v, long changedAt) {
         var n = Json.object();
         n.put("version", v.version());
+        if (changedAt >= 0) {
+            n.put("changed_at", changedAt);
+        }
         n.set("value", writer.apply(v.value()));
         return Json.write(n);
+    }
+
+    /** When a stored value last changed (epoch millis), or -1 when it was written without. */
+    static long changedAt(String stored) {
+        try {
+            return Json.parse(stored).path("changed_at").asLong(-1);
+        } catch (InputException e) {
+            return -1;
+        }
     }
 
     Versioned<V> read(String stored) {

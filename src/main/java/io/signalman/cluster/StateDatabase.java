@@ -111,7 +111,9 @@ public final class StateDatabase {
      */
     public void importLine(String store, String id, long version, JsonNode value) {
         StateCodec<Object> codec = StateCodec.forStore(store);
-        String stored = codec.write(codec.read(Json.write(Json.object().put("version", version).set("value", value))));
+        // Imported now: retention measures from the import, as for any other change.
+        String stored = codec.write(codec.read(Json.write(Json.object().put("version", version).set("value", value))),
+                System.currentTimeMillis());
         new PostgresMapStore(this, store).store(id, stored);
     }
 

@@ -8,8 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -30,12 +28,24 @@ import org.slf4j.LoggerFactory;
  * system call, and forces it to disk according to the {@link FsyncPolicy}. {@link #close} writes
  * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES} and then
  * compressed in the background ({@link RollCompressor}).
+ *
+ * <p>What a decision's acknowledgement promises (its client is answered only after
+ * {@link #append}, and {@link #awaitDurable} of its position): under {@link FsyncPolicy#ALWAYS}
+ * the record is written and forced to disk; under the other policies it is queued in memory while
+ * the log is writing. When the disk refuses a write (full, failing) the log is <em>unavailable</em>:
+ * {@link #append} and {@link #ensureAvailable} throw {@link DecisionLogUnavailable}, so nothing is
+ * acknowledged that cannot be logged; the writer cuts the file back to its last whole record (a
+ * partial write never leaves a broken line in a file), keeps every record it holds, and retries
+ * with a growing pause (up to {@link #RETRY_MAX_MILLIS}) until the disk takes the write; then the
+ * log is available again by itself.
+ *
+ * <p>NOTE(size): over the ~200-line guide: queueing, positions, the batch writer and its outage
+ * handling share the file's state (the channel, its length in whole records), owned by one thread.
  */
 public final class DecisionLog implements AutoCloseable {
 
     public static final long ROLL_BYTES = 64L * 1024 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
-    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final byte[] POISON = new byte[0];
     private static final int MAX_BATCH = 4096;
     /**
@@ -46,30 +56,51 @@ public final class DecisionLog implements AutoCloseable {
      * A record reaches the file at most this much later; responses never wait for the file.
      */
     static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The pause between two attempts to write through an outage grows from 10 ms to this. */
+    static final long RETRY_MAX_MILLIS = 1000;
+    /** After {@link #close}, how long the writer keeps retrying an outage before it gives up. */
+    static final long CLOSE_RETRY_MILLIS = 20_000;
 
     private final Path dir;
     private final FsyncPolicy fsync;
+    private final Disk disk;
     private final BlockingQueue<byte[]> queue;
     private final Thread writer;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
+    private final AtomicLong outages = new AtomicLong();
     private final RollCompressor compressor = new RollCompressor();
     private final Object forcedLock = new Object();
+    private final java.time.Instant started = java.time.Instant.now();
     /** Records queued so far (guarded by the queue's monitor) and records written and forced. */
     private long appended;
     private long forced;
     private volatile boolean forceRequested;
     private volatile boolean closed;
+    /** When {@link #close} was called ({@link System#nanoTime}): an outage is retried until this plus CLOSE_RETRY_MILLIS. */
+    private volatile long closedAt;
+    /** Non-null while the disk refuses writes: the error it gave. */
     private volatile IOException failure;
     private FileChannel channel;
     private Path current;
+    /** The file's length in whole records: where a partial write is cut back to. */
     private long currentBytes;
+    /** A write failed: the file may hold part of a batch past {@link #currentBytes}. */
+    private boolean dirty;
+    /** Records written since the last force. */
+    private boolean unforced;
     private int sequence;
     private long lastForce;
 
     public DecisionLog(Path dir, FsyncPolicy fsync, int capacity) {
+        this(dir, fsync, capacity, Disk.REAL);
+    }
+
+    /** With {@code disk} standing in for the real one (tests make it refuse writes). */
+    public DecisionLog(Path dir, FsyncPolicy fsync, int capacity, Disk disk) {
         this.dir = dir;
         this.fsync = fsync;
+        this.disk = disk;
         this.queue = new ArrayBlockingQueue<>(capacity);
         try {
             Files.createDirectories(dir);
@@ -85,11 +116,14 @@ public final class DecisionLog implements AutoCloseable {
     /**
      * Queues one record; waits only if the writer is a full queue behind. Not for the event loop.
      * Returns the record's position in the log (1, 2, ...), for {@link #awaitDurable}.
+     *
+     * @throws DecisionLogUnavailable while the disk refuses writes (nothing is queued then)
      */
     public long append(DecisionRecord record) {
         if (closed) {
             throw new IllegalStateException("the decision log is closed");
         }
+        ensureAvailable();
         byte[] line = line(record);
         try {
             // The position is taken with the put, so positions follow queue (and file) order.
@@ -103,11 +137,32 @@ public final class DecisionLog implements AutoCloseable {
         }
     }
 
+    /** Refuses at once while the disk refuses writes, so nothing is decided that cannot be logged. */
+    public void ensureAvailable() {
+        IOException e = failure;
+        if (e != null) {
+            throw unavailable(e);
+        }
+    }
+
+    /** False while the disk refuses writes (reported by {@code /ready} and {@code /metrics}). */
+    public boolean available() {
+        return failure == null;
+    }
+
+    private static DecisionLogUnavailable unavailable(IOException e) {
+        return new DecisionLogUnavailable("the decision log cannot write (" + e.getMessage()
+                + "); the decision is not acknowledged; retry after the Retry-After delay");
+    }
+
     /**
      * Waits until the record at {@code position} is as durable as the fsync policy promises before
      * a client hears of it: with {@code always}, written and forced to disk (a kill -9 or a power
      * cut then loses nothing acknowledged); with the other policies at once (they promise at most
-     * about a second). Durable state waits here before answering (SPEC 3.5). Worker threads only.
+     * about a second). Worker threads only.
+     *
+     * @throws DecisionLogUnavailable under {@code always}, when the disk refuses writes before the
+     *                                record is forced (it stays held and is written when it can)
      */
     public void awaitDurable(long position) {
         if (fsync == FsyncPolicy.ALWAYS) {
@@ -135,9 +190,13 @@ public final class DecisionLog implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         synchronized (forcedLock) {
             while (forced < position) {
+                IOException outage = failure;
+                if (outage != null && !request) {
+                    throw unavailable(outage);
+                }
                 if (stopped.getCount() == 0 || System.nanoTime() > deadline) {
                     throw new IllegalStateException("the decision log did not reach the disk"
-                            + (failure == null ? "" : ": " + failure));
+                            + (outage == null ? "" : ": " + outage));
                 }
                 if (request) {
                     forceRequested = true;
@@ -157,6 +216,11 @@ public final class DecisionLog implements AutoCloseable {
         return written.get();
     }
 
+    /** Times the disk started refusing writes since the log opened. */
+    public long outages() {
+        return outages.get();
+    }
+
     public Path currentFile() {
         return current;
     }
@@ -165,7 +229,7 @@ public final class DecisionLog implements AutoCloseable {
         return dir;
     }
 
-    /** The last write error, if the disk refused a write (reported by /ready and the logs). */
+    /** The error the disk gives while it refuses writes, or null while the log writes. */
     public IOException failure() {
         return failure;
     }
@@ -176,6 +240,7 @@ public final class DecisionLog implements AutoCloseable {
         if (closed) {
             return;
         }
+        closedAt = System.nanoTime();
         closed = true;
         try {
             queue.put(POISON);
@@ -203,15 +268,14 @@ public final class DecisionLog implements AutoCloseable {
             while (!stop) {
                 byte[] first = queue.poll(1, TimeUnit.SECONDS);
                 if (first == null) {
-                    forceIfDue(false);
+                    writeThrough(List.of(), false);
                     continue;
                 }
                 batch.clear();
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH);
                 stop = batch.remove(POISON);
-                write(batch);
-                forceIfDue(stop);
+                writeThrough(batch, stop);
                 if (!stop && batch.size() < MAX_BATCH) {
                     // Not waiting on the queue while records arrive: see LINGER_NANOS.
                     LockSupport.parkNanos(LINGER_NANOS);
@@ -224,21 +288,71 @@ public final class DecisionLog implements AutoCloseable {
                 List<byte[]> rest = new ArrayList<>();
                 queue.drainTo(rest);
                 rest.remove(POISON);
-                write(rest);
-                channel.force(true);
-                synchronized (forcedLock) {
-                    forced = written.get();
-                    forcedLock.notifyAll();
-                }
+                writeThrough(rest, true);
                 channel.close();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 LOG.error("decision log could not be closed cleanly: {}", e.toString());
             }
             stopped.countDown();
         }
     }
 
-    private void write(List<byte[]> batch) {
+    /**
+     * Writes a batch in order and forces it when due, retrying through an outage until the disk
+     * takes it. A batch is written once: a force that fails after a good write retries the force.
+     * After {@link #close}, gives up after {@link #CLOSE_RETRY_MILLIS}, saying what it lost.
+     */
+    private void writeThrough(List<byte[]> batch, boolean force) {
+        boolean inFile = false;
+        long pause = 10;
+        while (true) {
+            try {
+                if (!inFile) {
+                    write(batch);
+                    inFile = true;
+                }
+                forceIfDue(force);
+                if (failure != null) {
+                    LOG.warn("decision log writes again to {} after the outage", current);
+                    failure = null;
+                }
+                return;
+            } catch (IOException e) {
+                if (failure == null) {
+                    outages.incrementAndGet();
+                    LOG.error("decision log cannot write to {}: {}; refusing decisions (503 decision_log_unavailable) and "
+                            + "retrying; {} records held", current, e.toString(), batch.size() + queue.size());
+                    failure = e;
+                    synchronized (forcedLock) {
+                        forcedLock.notifyAll(); // deciders waiting under --fsync always are answered now
+                    }
+                }
+                if (closed && System.nanoTime() - closedAt > TimeUnit.MILLISECONDS.toNanos(CLOSE_RETRY_MILLIS)) {
+                    LOG.error("decision log gives up at shutdown: {} records could not be written ({})",
+                            (inFile ? 0 : batch.size()) + queue.size(), e.toString());
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
+                pause = Math.min(pause * 2, RETRY_MAX_MILLIS);
+            }
+        }
+    }
+
+    /** One attempt at a batch: cut back any partial write of the last attempt, roll when due, write. */
+    private void write(List<byte[]> batch) throws IOException {
+        if (dirty) {
+            channel.truncate(currentBytes);
+            dirty = false;
+        }
+        if (currentBytes >= ROLL_BYTES || channel == null) {
+            if (channel != null) {
+                channel.force(true);
+                channel.close();
+                channel = null;
+                compressor.submit(current);
+            }
+            roll();
+        }
         if (batch.isEmpty()) {
             return;
         }
@@ -250,24 +364,22 @@ public final class DecisionLog implements AutoCloseable {
         batch.forEach(buf::put);
         buf.flip();
         try {
-            while (buf.hasRemaining()) {
-                channel.write(buf);
-            }
-            currentBytes += size;
-            written.addAndGet(batch.size());
-            if (currentBytes >= ROLL_BYTES) {
-                channel.force(true);
-                channel.close();
-                compressor.submit(current);
-                roll();
-            }
+            disk.write(channel, buf);
         } catch (IOException e) {
-            failure = e;
-            LOG.error("decision log write failed ({} records): {}", batch.size(), e.toString());
+            dirty = true;
+            throw e;
         }
+        currentBytes += size;
+        unforced = true;
+        written.addAndGet(batch.size());
     }
 
-    private void forceIfDue(boolean always) {
+    private void forceIfDue(boolean always) throws IOException {
+        if (!unforced) {
+            forceRequested = false;
+            markForced();
+            return;
+        }
         long now = System.nanoTime();
         boolean due = forceRequested || switch (fsync) {
             case ALWAYS -> true;
@@ -275,25 +387,26 @@ public final class DecisionLog implements AutoCloseable {
             case NEVER -> false;
         };
         if (due || always) {
-            try {
-                forceRequested = false;
-                channel.force(false);
-                lastForce = now;
-                synchronized (forcedLock) {
-                    forced = written.get();
-                    forcedLock.notifyAll();
-                }
-            } catch (IOException e) {
-                failure = e;
-                LOG.error("decision log fsync failed: {}", e.toString());
+            forceRequested = false;
+            channel.force(false);
+            lastForce = now;
+            unforced = false;
+            markForced();
+        }
+    }
+
+    private void markForced() {
+        synchronized (forcedLock) {
+            if (forced != written.get()) {
+                forced = written.get();
+                forcedLock.notifyAll();
             }
         }
     }
 
     private void roll() throws IOException {
         sequence++;
-        current = dir.resolve("decisions-" + FILE_TIME.format(java.time.Instant.now()) + "-" + ProcessHandle.current().pid()
-                + "-" + sequence + ".jsonl");
+        current = dir.resolve(LogFiles.name(started, ProcessHandle.current().pid(), sequence));
         channel = FileChannel.open(current, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         currentBytes = Files.size(current);
     }

@@ -1,18 +1,14 @@
 package io.signalman.dispatch;
 
-import io.signalman.engine.Decision;
 import io.signalman.engine.Invariant;
 import io.signalman.engine.RuleInfo;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.function.Function;
 
 /** The dispatch pack's invariants (SPEC 4.4), shared by properties, archive properties and the replay gate. */
 public final class DispatchInvariants {
 
-    public static final Invariant<InboundMessage, DispatchDecision> FIRST_MATCH = of(
+    public static final Invariant<InboundMessage, DispatchDecision> FIRST_MATCH = Invariant.of(
             "at most one dispatch rule decides, and matched_by names whether one did",
             (m, d, again) -> {
                 long deciding = d.evaluation().fired().stream().filter(RuleInfo::decides).count();
@@ -26,25 +22,20 @@ public final class DispatchInvariants {
                 return null;
             });
 
-    public static final Invariant<InboundMessage, DispatchDecision> ATTACHMENTS_ARE_HEAVY = of(
+    public static final Invariant<InboundMessage, DispatchDecision> ATTACHMENTS_ARE_HEAVY = Invariant.of(
             "a message with attachments always gets the heavy model",
             (m, d, again) -> d.outcome().model().features().hasAttachments() && d.outcome().model().light()
                     ? "attachments routed to the light model " + d.outcome().model().name() : null);
 
-    public static final Invariant<InboundMessage, DispatchDecision> DETERMINISTIC = of(
-            "the same message always gets the same decision",
-            (m, d, again) -> {
-                Decision<DispatchDecision> second = again.apply(m);
-                return second.outcome().equals(d.outcome()) && Objects.equals(second.decidedBy(), d.decidedBy())
-                        ? null : "decided " + d.outcome() + " then " + second.outcome();
-            });
+    public static final Invariant<InboundMessage, DispatchDecision> DETERMINISTIC = Invariant.deterministic(
+            "the same message always gets the same decision");
 
     /**
      * Every id linked to the sender's canonical identity, sent in place of the sender, lands in
      * the same session. The links come from the decision itself (its session policy), so the
      * invariant checks the data the decision was made with.
      */
-    public static final Invariant<InboundMessage, DispatchDecision> LINKED_SENDERS_SHARE_A_SESSION = of(
+    public static final Invariant<InboundMessage, DispatchDecision> LINKED_SENDERS_SHARE_A_SESSION = Invariant.of(
             "the same sender through any identity link gets the same session key",
             (m, d, again) -> {
                 IdentityLinks links = new IdentityLinks(d.outcome().sessionPolicy().identityLinks());
@@ -73,25 +64,5 @@ public final class DispatchInvariants {
     static InboundMessage withSender(InboundMessage m, String sender) {
         return new InboundMessage(m.id(), m.channel(), m.account(), m.space(), m.chat(), m.topic(), sender, m.mentioned(),
                 m.message(), m.history());
-    }
-
-    @FunctionalInterface
-    private interface Check {
-        String violation(InboundMessage m, Decision<DispatchDecision> d, Function<InboundMessage, Decision<DispatchDecision>> again);
-    }
-
-    private static Invariant<InboundMessage, DispatchDecision> of(String name, Check check) {
-        return new Invariant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Optional<String> check(InboundMessage m, Decision<DispatchDecision> d,
-                                          Function<InboundMessage, Decision<DispatchDecision>> decideAgain) {
-                return Optional.ofNullable(check.violation(m, d, decideAgain));
-            }
-        };
     }
 }

@@ -75,6 +75,10 @@ final class DispatchJson {
         ObjectNode links = policy.putObject("identity_links");
         d.sessionPolicy().identityLinks().forEach((k, ids) -> ids.forEach(links.putArray(k)::add));
         n.put("session_key", d.sessionKey());
+        ObjectNode scope = n.putObject("session_scope");
+        scope.put("agent", d.sessionScope().agent()).put("channel", d.sessionScope().channel())
+                .put("account", d.sessionScope().account());
+        d.sessionScope().dimensions().forEach(scope::put);
         ObjectNode model = n.putObject("model");
         model.put("name", d.model().name());
         model.put("light", d.model().light());

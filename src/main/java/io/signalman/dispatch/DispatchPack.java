@@ -10,12 +10,10 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
-import io.signalman.engine.Phase;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +29,11 @@ import io.signalman.rulelang.Vocabulary;
  * rules (additive) weigh the features; the platform then resolves the agent, the session and the
  * model.
  */
-public final class DispatchPack implements PackDefinition, DecisionPack<InboundMessage, DispatchDecision> {
+public final class DispatchPack implements DecisionPack<InboundMessage, DispatchDecision> {
 
     public static final String NAME = "dispatch";
-    public static final String DISPATCH_GROUP = "dispatch";
-    public static final String SCORE_GROUP = "score";
 
-    private static final List<Phase> PHASES = List.of(
-            new Phase(DISPATCH_GROUP, Phase.Kind.FIRST_MATCH),
-            new Phase(SCORE_GROUP, Phase.Kind.ADDITIVE));
+    private static final PackShape SHAPE = PackShape.of(NAME, "dispatch", DispatchTier.class);
 
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Dispatch}. */
     private static final Vocabulary VOCABULARY = Vocabulary.of(Dispatch.class, Inbound.class, Features.class);
@@ -50,23 +44,8 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return PHASES;
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return DISPATCH_GROUP;
+    public PackShape shape() {
+        return SHAPE;
     }
 
     /** Reads agents.json and config.json, and the rules' short names and lint findings from the DRL. */
@@ -125,8 +104,7 @@ public final class DispatchPack implements PackDefinition, DecisionPack<InboundM
         Features features = FeatureExtractor.extract(message.text(), message.history());
         Evaluation<Dispatch.Result> ev = pack.evaluate(List.of(view, features), explain, Dispatch::result);
         DispatchDecision d = Resolver.resolve(ref, view, features, ev.outcome(), ev.decidedBy());
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d,
-                new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+        return decision(bundle, d, ev);
     }
 
     @Override

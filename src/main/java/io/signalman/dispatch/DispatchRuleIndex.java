@@ -78,7 +78,7 @@ public final class DispatchRuleIndex {
     private void indexRule(String file, RuleReading reading, Map<String, RuleDescr> byShortName, AgentRoster agents) {
         RuleDescr r = reading.descr();
         AttributeDescr group = r.getAttributes().get("agenda-group");
-        if (group == null || !DispatchPack.DISPATCH_GROUP.equals(unquote(group.getValue()))) {
+        if (group == null || !DispatchTier.DISPATCH.agendaGroup().equals(unquote(group.getValue()))) {
             return;
         }
         AnnotationDescr name = r.getAnnotation(NAME_ANNOTATION);

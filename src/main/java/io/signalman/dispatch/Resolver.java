@@ -23,8 +23,8 @@ final class Resolver {
                 said.dimensions() == null || said.dimensions().isEmpty() ? config.dimensions()
                         : SessionPolicy.normalize(said.dimensions()),
                 config.identityLinks().asMap());
-        String key = SessionKeys.of(agent, view.channel(), view.account(), policy, view);
-        return new DispatchDecision(agent, view.channel(), view.account(), matchedBy, policy, key,
+        SessionScope scope = SessionScope.of(agent, view.channel(), view.account(), policy, view);
+        return new DispatchDecision(agent, view.channel(), view.account(), matchedBy, policy, SessionKeys.of(scope), scope,
                 model(ref, agent, features, said.score()));
     }
 

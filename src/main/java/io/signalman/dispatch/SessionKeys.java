@@ -21,16 +21,17 @@ public final class SessionKeys {
     }
 
     public static String of(String agent, String channel, String account, SessionPolicy policy, Inbound view) {
+        return of(SessionScope.of(agent, channel, account, policy, view));
+    }
+
+    /** The key of a scope: everything in it, nothing else (the decision shows the scope beside the key). */
+    public static String of(SessionScope scope) {
         StringBuilder canonical = new StringBuilder(128);
-        part(canonical, "agent", agent);
-        part(canonical, "channel", channel);
-        part(canonical, "account", account);
-        for (String d : SessionPolicy.DIMENSIONS) {
-            if (policy.dimensions().contains(d)) {
-                part(canonical, d, view.dimension(d));
-            }
-        }
-        return "agent:" + agent + ":" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 16);
+        part(canonical, "agent", scope.agent());
+        part(canonical, "channel", scope.channel());
+        part(canonical, "account", scope.account());
+        scope.dimensions().forEach((d, value) -> part(canonical, d, value));
+        return "agent:" + scope.agent() + ":" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 16);
     }
 
     private static void part(StringBuilder out, String name, String value) {

@@ -80,7 +80,9 @@ public final class BundleCompiler {
         try {
             for (PackDefinition def : packs.values()) {
                 Map<String, byte[]> own = new LinkedHashMap<>();
-                files.paths().stream().filter(def::includes).forEach(p -> own.put(p, files.bytes(p)));
+                // Scenarios are hashed with the bundle but are neither DRL nor reference data.
+                files.paths().stream().filter(p -> def.includes(p) && !BundleFiles.isScenario(p))
+                        .forEach(p -> own.put(p, files.bytes(p)));
                 if (!own.isEmpty()) {
                     builds.add(PackBuild.start(def, own, policy, units));
                 }

@@ -26,6 +26,9 @@ import java.util.stream.Stream;
  */
 public final class BundleFiles {
 
+    /** The folder of a pack that holds its scenarios. */
+    public static final String SCENARIOS = "scenarios/";
+
     private final Path root;
     private final Map<String, byte[]> files;
     private final String revision;
@@ -89,6 +92,16 @@ public final class BundleFiles {
 
     public byte[] bytes(String path) {
         return files.get(path);
+    }
+
+    /**
+     * Whether a bundle path is a scenario file ({@code <pack>/scenarios/...}): part of the bundle
+     * and its revision, so a scenario change is a reload like a rule change, but neither DRL nor
+     * reference data; {@code io.signalman.scenario} reads it.
+     */
+    public static boolean isScenario(String path) {
+        int slash = path.indexOf('/');
+        return slash > 0 && path.startsWith(SCENARIOS, slash + 1);
     }
 
     private static boolean isHidden(String rel) {

@@ -10,12 +10,11 @@ import java.util.List;
  * it against a bundle, render the outcome, check the invariants. Each pack implements it once,
  * around its own typed {@code decide}; no caller reimplements a decision.
  */
-public interface DecisionPack<I, D> {
+public interface DecisionPack<I, D> extends PackDefinition {
 
-    PackDefinition definition();
-
-    default String name() {
-        return definition().name();
+    /** What the engine compiles: the pack itself, as the engine sees it. */
+    default PackDefinition definition() {
+        return this;
     }
 
     /** Strict parse of a client's JSON; errors name the field path. */
@@ -40,6 +39,15 @@ public interface DecisionPack<I, D> {
 
     /** Decides one input against a bundle; blocking, call from a worker thread. */
     Decision<D> decide(RuleBundle bundle, I input, boolean explain);
+
+    /**
+     * A new decision of this pack on {@code bundle}: a fresh id, the bundle's revision, the pack's
+     * {@code outcome}, and the rules of the evaluation it came from (with its explainer, so
+     * {@code why_not} can ask about any rule).
+     */
+    default Decision<D> decision(RuleBundle bundle, D outcome, Evaluation<?> ev) {
+        return new Decision<>(Ulid.next(), name(), bundle.revision(), outcome, ev.withOutcome(outcome));
+    }
 
     /** The pack-specific fields of a response, which are also what replay compares. */
     ObjectNode outcomeJson(D outcome);

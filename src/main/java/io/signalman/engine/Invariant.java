@@ -1,12 +1,14 @@
 package io.signalman.engine;
 
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
  * A property every decision of a pack must have, stated as a sentence. One list per pack serves
  * three users: jqwik properties over generated inputs, properties over archive records, and the
- * replay gate.
+ * replay gate. Packs build theirs with {@link #of} and {@link #deterministic}.
  */
 public interface Invariant<I, D> {
 
@@ -20,4 +22,44 @@ public interface Invariant<I, D> {
      * @return a description of the violation, or empty when the invariant holds
      */
     Optional<String> check(I input, Decision<D> decision, Function<I, Decision<D>> decideAgain);
+
+    /** What an invariant checks: the violation in words, or null when it holds. */
+    @FunctionalInterface
+    interface Check<I, D> {
+        String violation(I input, Decision<D> decision, Function<I, Decision<D>> decideAgain);
+    }
+
+    /** An invariant of the whole decision (its fired rules, a second decision of the input). */
+    static <I, D> Invariant<I, D> of(String name, Check<I, D> check) {
+        return new Named<>(name, check);
+    }
+
+    /** An invariant of the input and the pack's outcome alone: the violation, or null. */
+    static <I, D> Invariant<I, D> of(String name, BiFunction<I, D, String> violation) {
+        Objects.requireNonNull(violation, "violation");
+        return new Named<>(name, (in, d, again) -> violation.apply(in, d.outcome()));
+    }
+
+    /** Deciding the same input again gives the same outcome by the same rule (SPEC 3.2: no clock, no I/O). */
+    static <I, D> Invariant<I, D> deterministic(String name) {
+        return new Named<>(name, (in, d, again) -> {
+            Decision<D> second = again.apply(in);
+            return second.outcome().equals(d.outcome()) && Objects.equals(second.decidedBy(), d.decidedBy())
+                    ? null : "decided " + d.outcome() + " then " + second.outcome();
+        });
+    }
+
+    /** An invariant made of its sentence and its check. */
+    record Named<I, D>(String name, Check<I, D> check) implements Invariant<I, D> {
+
+        public Named {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(check, "check");
+        }
+
+        @Override
+        public Optional<String> check(I input, Decision<D> decision, Function<I, Decision<D>> decideAgain) {
+            return Optional.ofNullable(check.violation(input, decision, decideAgain));
+        }
+    }
 }

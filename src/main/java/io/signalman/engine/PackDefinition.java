@@ -11,8 +11,13 @@ import java.util.Map;
  */
 public interface PackDefinition {
 
+    /** The pack's name, activation group and agenda groups, declared once. */
+    PackShape shape();
+
     /** The folder under {@code rules/} and the {@code pack} field of decisions. */
-    String name();
+    default String name() {
+        return shape().name();
+    }
 
     /**
      * What the pack's rules may name: its fact classes and its {@code decide} API. The rule
@@ -21,10 +26,14 @@ public interface PackDefinition {
     Vocabulary vocabulary();
 
     /** Agenda groups in firing order. */
-    List<Phase> phases();
+    default List<Phase> phases() {
+        return shape().phases();
+    }
 
     /** The activation group shared by every first-match rule (written in the DRL). */
-    String firstMatchGroup();
+    default String firstMatchGroup() {
+        return shape().firstMatchGroup();
+    }
 
     /**
      * Parses the pack's reference data. Runs on a worker thread.

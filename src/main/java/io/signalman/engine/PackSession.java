@@ -9,6 +9,7 @@ import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
 import org.kie.api.event.rule.MatchCreatedEvent;
 import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.rule.AgendaGroup;
 import org.kie.api.runtime.rule.FactHandle;
 
 /**
@@ -56,7 +57,12 @@ final class PackSession extends DefaultAgendaEventListener {
         matched.clear();
         explaining = explain;
         for (int i = phases.size() - 1; i >= 0; i--) {
-            session.getAgenda().getAgendaGroup(phases.get(i).agendaGroup()).setFocus();
+            // NOTE: Drools knows only the agenda groups some rule declares and answers null for the
+            // others; a pack whose tier has no rule left (every signal route removed) still decides.
+            AgendaGroup group = session.getAgenda().getAgendaGroup(phases.get(i).agendaGroup());
+            if (group != null) {
+                group.setFocus();
+            }
         }
         handles.clear();
         for (Object fact : facts) {

@@ -31,7 +31,8 @@ public record RuleBundle(String revision, Instant loadedAt, BundleFiles files, M
         for (CompiledPack p : packs.values()) {
             if (replacements.keySet().stream().anyMatch(k -> p.definition().includes(k))) {
                 Map<String, byte[]> own = new java.util.LinkedHashMap<>();
-                overlaid.paths().stream().filter(p.definition()::includes).forEach(k -> own.put(k, overlaid.bytes(k)));
+                overlaid.paths().stream().filter(k -> p.definition().includes(k) && !BundleFiles.isScenario(k))
+                        .forEach(k -> own.put(k, overlaid.bytes(k)));
                 out.put(p.name(), p.withReference(p.definition().loadReference(own)));
             }
         }

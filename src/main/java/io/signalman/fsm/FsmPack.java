@@ -10,13 +10,11 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ParsedRule;
-import io.signalman.engine.Phase;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.Refused;
 import io.signalman.engine.RuleBundle;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.signalman.json.Payload;
@@ -29,10 +27,12 @@ import io.signalman.rulelang.Vocabulary;
  * {@code rules/fsm/<machine>.drl}; a machine's strategy-tier signal routes live beside it in
  * {@code <machine>.routes.drl} and belong to the signals pack.
  */
-public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmOutcome> {
+public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
 
     public static final String NAME = "fsm";
     static final String ROUTES_SUFFIX = ".routes.drl";
+
+    private static final PackShape SHAPE = PackShape.of(NAME, "transition", FsmTier.class);
 
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Transit}. */
     private static final Vocabulary VOCABULARY = Vocabulary.of(Transit.class, Instance.class, Action.class);
@@ -43,28 +43,13 @@ public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmO
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
+    public PackShape shape() {
+        return SHAPE;
     }
 
     @Override
     public boolean includes(String path) {
         return path.startsWith("fsm/") && !path.endsWith(ROUTES_SUFFIX);
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return List.of(new Phase("transition", Phase.Kind.FIRST_MATCH));
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return "transition";
     }
 
     @Override
@@ -131,8 +116,7 @@ public final class FsmPack implements PackDefinition, DecisionPack<FsmStep, FsmO
                             machines.validActions(s.machine(), s.currentState()))
                     : new FsmOutcome.GuardRejected(s.currentState(), step.action(), tried.stream().map(t -> t.rule().name()).toList());
         }
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), outcome,
-                new Evaluation<>(outcome, ev.fired(), ev.decidedBy(), ev.explain()));
+        return decision(bundle, outcome, ev);
     }
 
     /** {@code {"id", "action", "payload", "state_before"}}: a step as {@code signalman explain} takes it. */

@@ -50,11 +50,12 @@ public final class ConversationRefused extends RuntimeException {
         return state;
     }
 
-    /** Who may take the next turn: the current agent, or the group members that have not reported. */
+    /** Who may take the next turn: the current agent, or the running group's members that have not reported. */
     public static List<String> expected(Crew.Group group, ConversationState s) {
         if (group != null) {
             return group.agents().stream().filter(a -> !s.hasReported(a)).toList();
         }
-        return s.currentAgent() == null ? List.of() : List.of(s.currentAgent());
+        // A group the crew no longer has waits for no one; its starter (the current agent) has spoken.
+        return s.group() != null || s.currentAgent() == null ? List.of() : List.of(s.currentAgent());
     }
 }

@@ -1,17 +1,13 @@
 package io.signalman.handoff;
 
-import io.signalman.engine.Decision;
 import io.signalman.engine.Invariant;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /** The handoff pack's invariants (SPEC 4.5), shared by properties, fixture replay and the gate. */
 public final class HandoffInvariants {
 
-    public static final Invariant<TurnInput, HandoffOutcome> COUNT_WITHIN_LIMIT = of(
+    public static final Invariant<TurnInput, HandoffOutcome> COUNT_WITHIN_LIMIT = Invariant.of(
             "handoff_count never exceeds max_handoffs",
             (in, o) -> o.handoffCount() > o.maxHandoffs() || o.stateAfter().handoffCount() != o.handoffCount()
                     ? "handoff_count " + o.handoffCount() + " with max_handoffs " + o.maxHandoffs() : null);
@@ -20,7 +16,7 @@ public final class HandoffInvariants {
      * Judged from the termination signals as written in the DRL and the matcher, not from which
      * rule fired, so a routing rule that outranks a termination rule is caught.
      */
-    public static final Invariant<TurnInput, HandoffOutcome> TERMINATION_WINS = of(
+    public static final Invariant<TurnInput, HandoffOutcome> TERMINATION_WINS = Invariant.of(
             "termination wins over routing in one response",
             (in, o) -> {
                 if (in.toolCalls() > 0) {
@@ -32,47 +28,18 @@ public final class HandoffInvariants {
                         ? "the response says " + said.get() + " but the next step is " + o.next().type() : null;
             });
 
-    public static final Invariant<TurnInput, HandoffOutcome> LIMIT_ENDS = of(
+    public static final Invariant<TurnInput, HandoffOutcome> LIMIT_ENDS = Invariant.of(
             "reaching max_handoffs ends the conversation",
             (in, o) -> o.handoffCount() == o.maxHandoffs() && o.handoffCount() > in.state().handoffCount()
                     && !(o.next().type() == NextStep.Type.END && o.next().limitReached())
                     ? "the count reached " + o.maxHandoffs() + " but the next step is " + o.next().type() : null);
 
-    public static final Invariant<TurnInput, HandoffOutcome> DETERMINISTIC = new Invariant<>() {
-        @Override
-        public String name() {
-            return "the same turn from the same state always gets the same step";
-        }
-
-        @Override
-        public Optional<String> check(TurnInput in, Decision<HandoffOutcome> d,
-                                      Function<TurnInput, Decision<HandoffOutcome>> decideAgain) {
-            Decision<HandoffOutcome> again = decideAgain.apply(in);
-            if (!again.outcome().equals(d.outcome()) || !Objects.equals(again.decidedBy(), d.decidedBy())) {
-                return Optional.of("decided " + d.outcome() + " then " + again.outcome());
-            }
-            return Optional.empty();
-        }
-    };
+    public static final Invariant<TurnInput, HandoffOutcome> DETERMINISTIC = Invariant.deterministic(
+            "the same turn from the same state always gets the same step");
 
     public static final List<Invariant<TurnInput, HandoffOutcome>> ALL = List.of(COUNT_WITHIN_LIMIT, TERMINATION_WINS,
             LIMIT_ENDS, DETERMINISTIC);
 
     private HandoffInvariants() {
-    }
-
-    private static Invariant<TurnInput, HandoffOutcome> of(String name, BiFunction<TurnInput, HandoffOutcome, String> violation) {
-        return new Invariant<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Optional<String> check(TurnInput in, Decision<HandoffOutcome> d,
-                                          Function<TurnInput, Decision<HandoffOutcome>> decideAgain) {
-                return Optional.ofNullable(violation.apply(in, d.outcome()));
-            }
-        };
     }
 }

@@ -10,12 +10,10 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
-import io.signalman.engine.Phase;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
-import io.signalman.engine.Ulid;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.List;
@@ -27,18 +25,12 @@ import io.signalman.rulelang.Vocabulary;
  * turn means (rerun, a termination or routing signal, pause, end, default handoff), tier by tier;
  * {@link Handoffs} applies it to the conversation's state and {@code max_handoffs}.
  */
-public final class HandoffPack implements PackDefinition, DecisionPack<TurnInput, HandoffOutcome> {
+public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome> {
 
     public static final String NAME = "handoff";
-    /** The activation group every deciding handoff rule shares, across the four tiers. */
-    public static final String GROUP = "handoff";
 
-    /** Tiers, focused in this order: termination beats routing whatever the saliences say. */
-    private static final List<Phase> PHASES = List.of(
-            new Phase("tools", Phase.Kind.FIRST_MATCH),
-            new Phase(SignalRules.TERMINATE, Phase.Kind.FIRST_MATCH),
-            new Phase(SignalRules.ROUTE, Phase.Kind.FIRST_MATCH),
-            new Phase("no-signal", Phase.Kind.FIRST_MATCH));
+    /** One activation group ("handoff") across the four tiers: termination beats routing whatever the saliences say. */
+    private static final PackShape SHAPE = PackShape.of(NAME, "handoff", HandoffTier.class);
 
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Step}. */
     private static final Vocabulary VOCABULARY = Vocabulary.of(Step.class, Turn.class, Said.class);
@@ -49,23 +41,8 @@ public final class HandoffPack implements PackDefinition, DecisionPack<TurnInput
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return PHASES;
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return GROUP;
+    public PackShape shape() {
+        return SHAPE;
     }
 
     @Override
@@ -104,8 +81,7 @@ public final class HandoffPack implements PackDefinition, DecisionPack<TurnInput
         HandoffOutcome out = new HandoffOutcome(r.next(), said == null ? null : said.signal(),
                 said == null ? null : said.level(), r.state().handoffCount(), crew.maxHandoffs(), r.state(),
                 ref.terminationSignals(crew.name(), in.agent()));
-        Evaluation<HandoffOutcome> typed = new Evaluation<>(out, ev.fired(), ev.decidedBy(), ev.explain());
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), out, typed);
+        return decision(bundle, out, ev);
     }
 
     /** The turn body ({@code agent}, {@code response}, {@code tool_calls}), optionally with its state. */

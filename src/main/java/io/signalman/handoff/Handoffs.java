@@ -9,9 +9,9 @@ import java.util.List;
  * Pure: the same crew, state, turn and ruling always give the same step and state, which is what
  * lets replay re-decide from {@code state_before}.
  *
- * <p>Every handoff (signal, parallel group start and end, default) goes through {@link #handOff},
- * the one place {@code max_handoffs} is enforced: the handoff that would reach the limit ends the
- * conversation instead, so the count never exceeds it.
+ * <p>Every counted handoff (signal, default, a parallel group from its start to its completion)
+ * goes through {@link #handOff}, the one place {@code max_handoffs} is enforced: the handoff that
+ * would reach the limit ends the conversation instead, so the count never exceeds it.
  */
 final class Handoffs {
 
@@ -34,7 +34,7 @@ final class Handoffs {
             return member(crew, s, agent, kind == Step.Kind.ROUTE ? ruling.target() : null);
         }
         return switch (kind) {
-            case ROUTE -> crew.knows(ruling.target()) ? handOff(crew, s, ruling.target()) : fallback(crew, s, agent);
+            case ROUTE -> crew.knows(ruling.target()) ? handOff(crew, s, agent, ruling.target()) : fallback(crew, s, agent);
             case PAUSE -> new Result(NextStep.of(NextStep.Type.PAUSE, agent), stopped(s, Status.PAUSED, agent));
             case END -> new Result(NextStep.of(NextStep.Type.END, agent), stopped(s, Status.ENDED, agent));
             default -> fallback(crew, s, agent);
@@ -44,7 +44,10 @@ final class Handoffs {
     /**
      * A member of the running group reported. Until every member has, the group keeps running;
      * then the conversation moves to the group's {@code next_agent}, else to where the first member
-     * (in group order) with a routing signal pointed, else it ends.
+     * (in group order) with a routing signal pointed, else to the default handoff of the agent that
+     * started the group. The group was counted as one handoff when it started (as go-agentic
+     * counts it), so leaving it for an agent counts nothing more; leaving it for another group
+     * starts that group, which counts.
      */
     private static Result member(Crew crew, ConversationState s, String agent, String route) {
         Crew.Group group = crew.group(s.group()).orElseThrow();
@@ -54,49 +57,66 @@ final class Handoffs {
             return new Result(NextStep.parallel(group, pending), after);
         }
         String next = group.nextAgent();
+        String from = s.currentAgent();
         for (int i = 0; next == null && i < group.agents().size(); i++) {
             String member = group.agents().get(i);
-            next = after.reported().stream().filter(r -> r.agent().equals(member) && r.route() != null
-                    && crew.knows(r.route())).map(Report::route).findFirst().orElse(null);
+            Report routed = after.reported().stream().filter(r -> r.agent().equals(member) && r.route() != null
+                    && crew.knows(r.route())).findFirst().orElse(null);
+            if (routed != null) {
+                next = routed.route();
+                from = routed.agent();
+            }
+        }
+        if (next == null) {
+            next = defaultTarget(crew, s.currentAgent());
         }
         if (next == null) {
             return new Result(NextStep.of(NextStep.Type.END, null), stopped(after, Status.ENDED, null));
         }
-        return handOff(crew, after, next);
+        if (crew.group(next).isPresent()) {
+            return handOff(crew, after, from, next);
+        }
+        return new Result(NextStep.of(NextStep.Type.AGENT, next),
+                new ConversationState(s.crew(), Status.RUNNING, next, null, List.of(), s.handoffCount()));
+    }
+
+    /** The default handoff (SPEC 4.5), or the end when the crew has no one to hand over to. */
+    private static Result fallback(Crew crew, ConversationState s, String agent) {
+        String target = defaultTarget(crew, agent);
+        return target == null ? new Result(NextStep.of(NextStep.Type.END, agent), stopped(s, Status.ENDED, agent))
+                : handOff(crew, s, agent, target);
     }
 
     /**
-     * The default handoff: the agent's first usable {@code handoff_targets} entry (one the crew
-     * knows, other than the agent itself), else the next other agent in crew order, else the end.
+     * Where the default handoff goes from {@code agent}: its first usable {@code handoff_targets}
+     * entry (one the crew knows, other than the agent itself), else the first agent in crew order
+     * other than it (go-agentic's order: from the top, not from the agent's place), else null.
      */
-    private static Result fallback(Crew crew, ConversationState s, String agent) {
-        Crew.Agent me = crew.agent(agent).orElse(null);
+    static String defaultTarget(Crew crew, String agent) {
+        Crew.Agent me = agent == null ? null : crew.agent(agent).orElse(null);
         if (me != null) {
             for (String t : me.handoffTargets()) {
                 if (!t.equals(agent) && crew.knows(t)) {
-                    return handOff(crew, s, t);
+                    return t;
                 }
             }
         }
-        List<Crew.Agent> agents = crew.agents();
-        int at = me == null ? -1 : agents.indexOf(me);
-        for (int i = 1; i <= agents.size(); i++) {
-            Crew.Agent next = agents.get(Math.floorMod(at + i, agents.size()));
-            if (!next.id().equals(agent)) {
-                return handOff(crew, s, next.id());
-            }
-        }
-        return new Result(NextStep.of(NextStep.Type.END, agent), stopped(s, Status.ENDED, agent));
+        return crew.agents().stream().map(Crew.Agent::id).filter(id -> !id.equals(agent)).findFirst().orElse(null);
     }
 
-    private static Result handOff(Crew crew, ConversationState s, String target) {
+    /**
+     * One counted handoff from {@code from} to an agent or a group. While a group runs, the
+     * conversation's current agent stays the one that started it: the group's default handoff
+     * starts from there.
+     */
+    private static Result handOff(Crew crew, ConversationState s, String from, String target) {
         int count = s.handoffCount() + 1;
         if (count >= crew.maxHandoffs()) {
             return new Result(NextStep.limit(), new ConversationState(s.crew(), Status.ENDED, s.currentAgent(), null,
                     List.of(), count));
         }
         return crew.group(target).map(g -> new Result(NextStep.parallel(g, g.agents()),
-                        new ConversationState(s.crew(), Status.RUNNING, null, g.id(), List.of(), count)))
+                        new ConversationState(s.crew(), Status.RUNNING, from, g.id(), List.of(), count)))
                 .orElseGet(() -> new Result(NextStep.of(NextStep.Type.AGENT, target),
                         new ConversationState(s.crew(), Status.RUNNING, target, null, List.of(), count)));
     }

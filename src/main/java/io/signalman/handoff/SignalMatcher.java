@@ -2,7 +2,6 @@ package io.signalman.handoff;
 
 import java.text.Normalizer;
 import java.util.Locale;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -32,7 +31,13 @@ public final class SignalMatcher {
         }
     }
 
-    private static final Pattern BRACKETED = Pattern.compile("\\[([^\\[\\]]*)\\]");
+    /**
+     * The longest bracketed span, brackets included, that can be a signal (as go-agentic): a
+     * longer one never matches, and the scan drops it as soon as it grows past this, so a response
+     * costs time linear in its length whatever its brackets hold.
+     */
+    public static final int MAX_SPAN_BYTES = 100;
+
     private static final Pattern SPACES = Pattern.compile("[\\s\\p{Z}]+", Pattern.UNICODE_CHARACTER_CLASS);
     /** What a signal must look like: one pair of brackets around a name that is not blank. */
     private static final Pattern SIGNAL = Pattern.compile("\\[[^\\[\\]]*[^\\[\\]\\s\\p{Z}][^\\[\\]]*\\]",
@@ -46,9 +51,14 @@ public final class SignalMatcher {
         return signal != null && SIGNAL.matcher(signal).matches();
     }
 
+    /** True when {@code signal} is short enough to ever match: at most {@link #MAX_SPAN_BYTES} UTF-8 bytes. */
+    public static boolean fits(String signal) {
+        return signal != null && utf8Length(signal) <= MAX_SPAN_BYTES;
+    }
+
     /** The level at which {@code signal} occurs in {@code text}, or null when it does not. */
     public static Level match(String signal, String text) {
-        if (signal == null || text == null || signal.isEmpty()) {
+        if (signal == null || text == null || signal.isEmpty() || !fits(signal)) {
             return null;
         }
         if (text.contains(signal)) {
@@ -63,13 +73,48 @@ public final class SignalMatcher {
             return null;
         }
         String want = normalize(s.substring(1, s.length() - 1));
-        Matcher m = BRACKETED.matcher(t);
-        while (m.find()) {
-            if (normalize(m.group(1)).equals(want)) {
-                return Level.NORMALIZED;
+        return anySpan(t, inside -> normalize(inside).equals(want)) ? Level.NORMALIZED : null;
+    }
+
+    /**
+     * Whether the inside of some bracketed span of {@code t} (innermost brackets, at most
+     * {@link #MAX_SPAN_BYTES} UTF-8 bytes with its brackets) passes {@code test}. One pass over
+     * the text; each span is tested once and is short, so the whole costs linear time.
+     */
+    private static boolean anySpan(String t, java.util.function.Predicate<String> test) {
+        int open = -1;
+        int bytes = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '[') {
+                open = i;
+                bytes = 1;
+            } else if (open >= 0) {
+                bytes += utf8Length(c);
+                if (bytes > MAX_SPAN_BYTES) {
+                    open = -1;
+                } else if (c == ']') {
+                    if (test.test(t.substring(open + 1, i))) {
+                        return true;
+                    }
+                    open = -1;
+                }
             }
         }
-        return null;
+        return false;
+    }
+
+    /** UTF-8 bytes of one UTF-16 unit: a surrogate pair is 4 bytes, counted 2 per half. */
+    private static int utf8Length(char c) {
+        return c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+    }
+
+    private static int utf8Length(String s) {
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            n += utf8Length(s.charAt(i));
+        }
+        return n;
     }
 
     /** The normalized form of a signal, {@code [kết thúc thi]}: two signals with one form are the same signal. */

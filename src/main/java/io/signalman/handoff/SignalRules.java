@@ -29,8 +29,8 @@ import org.drools.drl.ast.descr.AttributeDescr;
  */
 final class SignalRules {
 
-    static final String TERMINATE = "terminate";
-    static final String ROUTE = "route";
+    static final String TERMINATE = HandoffTier.TERMINATE.agendaGroup();
+    static final String ROUTE = HandoffTier.ROUTE.agendaGroup();
 
     private SignalRules() {
     }

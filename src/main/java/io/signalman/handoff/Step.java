@@ -57,7 +57,7 @@ public final class Step implements Collector {
         kind = Kind.END;
     }
 
-    /** No signal: the crew's default handoff (handoff_targets, else the next agent in crew order). */
+    /** No signal: the crew's default handoff (handoff_targets, else the first other agent in crew order). */
     public void defaultHandoff() {
         kind = Kind.DEFAULT_HANDOFF;
     }

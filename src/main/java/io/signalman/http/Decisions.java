@@ -8,15 +8,16 @@ import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Engine;
+import io.signalman.engine.Refused;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.InputException;
 import io.signalman.state.StateStore;
 import io.signalman.json.Json;
 import io.signalman.state.StateStores;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,11 @@ public final class Decisions {
         return stores;
     }
 
+    /** The decision log every decision is committed to. */
+    public DecisionLog log() {
+        return log;
+    }
+
     public Engine engine() {
         return engine;
     }
@@ -69,8 +75,51 @@ public final class Decisions {
 
     /** Decides one request body. Runs on a worker thread. */
     public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain) throws InputException {
+        return decide(pack, endpoint, body, explain, null);
+    }
+
+    /**
+     * Decides one request body; with {@code whyNot}, the answer also carries {@code why_not}: that
+     * rule's every constraint against this input. Runs on a worker thread.
+     */
+    public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
+            throws InputException {
         I input = pack.parseInput(Json.parse(body));
-        return Json.bytes(decideParsed(pack, endpoint, engine.bundle(), input, explain));
+        log.ensureAvailable();
+        RuleBundle bundle = engine.bundle();
+        requireRule(bundle, pack, whyNot);
+        Decision<D> d = pack.decide(bundle, input, explain || whyNot != null);
+        return Json.bytes(withWhyNot(commit(pack, endpoint, input, d), d, whyNot));
+    }
+
+    /**
+     * Refuses (422 {@code unknown_rule}) a {@code why_not} that names no rule of the pack, before
+     * anything is decided or logged.
+     */
+    public void requireRule(DecisionPack<?, ?> pack, String rule) {
+        requireRule(engine.bundle(), pack, rule);
+    }
+
+    private static void requireRule(RuleBundle bundle, DecisionPack<?, ?> pack, String rule) {
+        if (rule == null) {
+            return;
+        }
+        List<String> names = bundle.requirePack(pack.name()).rules().stream().map(io.signalman.engine.RuleInfo::name).toList();
+        if (!names.contains(rule)) {
+            throw new Refused(Refused.Kind.UNPROCESSABLE, "unknown_rule", "why_not names no rule of pack " + pack.name()
+                    + ": \"" + rule + "\"; its rules: " + names.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(", ")));
+        }
+    }
+
+    /** Adds {@code why_not} for {@code rule} to a response (nothing when no rule was asked about). */
+    public static ObjectNode withWhyNot(ObjectNode out, Decision<?> d, String rule) {
+        if (rule != null) {
+            ObjectNode answer = d.whyNotJson(rule);
+            if (answer != null) {
+                out.set("why_not", answer);
+            }
+        }
+        return out;
     }
 
     /**
@@ -79,6 +128,12 @@ public final class Decisions {
      * The whole batch is decided against one bundle.
      */
     public <I, D> byte[] decideBatch(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain)
+            throws InputException {
+        return decideBatch(pack, endpoint, body, explain, null);
+    }
+
+    /** A batch where every item's answer carries {@code why_not} for the same rule. */
+    public <I, D> byte[] decideBatch(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
             throws InputException {
         List<I> inputs = new ArrayList<>();
         List<JsonNode> items = items(body);
@@ -89,10 +144,29 @@ public final class Decisions {
                 throw e.within("[" + i + "]");
             }
         }
+        log.ensureAvailable();
         RuleBundle bundle = engine.bundle();
-        ArrayNode out = Json.array();
+        requireRule(bundle, pack, whyNot);
+        List<Decision<D>> made = new ArrayList<>(inputs.size());
+        List<DecisionRecord> records = new ArrayList<>(inputs.size());
+        List<ObjectNode> outcomes = new ArrayList<>(inputs.size());
         for (I input : inputs) {
-            out.add(decideParsed(pack, endpoint, bundle, input, explain));
+            Decision<D> d = pack.decide(bundle, input, explain || whyNot != null);
+            ObjectNode outcome = pack.outcomeJson(d.outcome());
+            made.add(d);
+            outcomes.add(outcome);
+            records.add(record(pack, endpoint, input, d, outcome, null));
+        }
+        // In decision order, acknowledged together: one wait for the disk under --fsync always.
+        long last = 0;
+        for (DecisionRecord r : records) {
+            last = log.append(r);
+        }
+        log.awaitDurable(last);
+        ArrayNode out = Json.array();
+        for (int i = 0; i < made.size(); i++) {
+            logged(made.get(i), endpoint);
+            out.add(withWhyNot(made.get(i).toJson(outcomes.get(i)), made.get(i), whyNot));
         }
         return Json.bytes(out);
     }
@@ -102,12 +176,20 @@ public final class Decisions {
      * only a decision whose state change won is committed. Runs on a worker thread.
      */
     public <I, D> Decision<D> evaluate(DecisionPack<I, D> pack, I input, boolean explain) {
+        // Refused before any state moves while the log cannot write (503 decision_log_unavailable).
+        log.ensureAvailable();
         return pack.decide(engine.bundle(), input, explain);
     }
 
-    /** Logs a decision (with the state it was made from) and returns its response body. */
+    /**
+     * Logs a decision (with the state it was made from) and returns its response body. Returns
+     * only once the log acknowledges the record (see {@link DecisionLog#append}); throws
+     * {@link io.signalman.decisionlog.DecisionLogUnavailable} when it cannot.
+     */
     public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d) {
-        return commit(pack, endpoint, input, d, null).body();
+        Committed c = commit(pack, endpoint, input, d, null);
+        log.awaitDurable(c.position());
+        return c.body();
     }
 
     /** A logged decision: its response body and its position in the decision log. */
@@ -121,41 +203,60 @@ public final class Decisions {
      */
     public <I, D> Committed commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d, JsonNode stateAfter) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
-        long position = log.append(new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint,
-                d.revision(), pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter));
-        metrics.decided(d);
-        if (DECISION_LOG.isDebugEnabled()) {
-            DECISION_LOG.debug(LogLine.decision(d, endpoint));
-        }
+        long position = log.append(record(pack, endpoint, input, d, outcome, stateAfter));
+        logged(d, endpoint);
         return new Committed(d.toJson(outcome), position);
     }
 
-    /** Waits until a logged state change is as durable as {@code --fsync} promises (SPEC 3.5). */
+    /** Waits until a logged decision is as durable as {@code --fsync} promises (SPEC 3.5, issue 17.2). */
     public void awaitDurable(long position) {
         log.awaitDurable(position);
     }
 
-    private <I, D> ObjectNode decideParsed(DecisionPack<I, D> pack, String endpoint, RuleBundle bundle, I input,
-                                           boolean explain) {
-        return commit(pack, endpoint, input, pack.decide(bundle, input, explain));
+    private static <I, D> DecisionRecord record(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d,
+                                                ObjectNode outcome, JsonNode stateAfter) {
+        return new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
+                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter);
     }
 
+    private void logged(Decision<?> d, String endpoint) {
+        metrics.decided(d);
+        if (DECISION_LOG.isDebugEnabled()) {
+            DECISION_LOG.debug(LogLine.decision(d, endpoint));
+        }
+    }
+
+    /**
+     * The items of a batch. JSONL is split on the raw bytes and each line parsed as it was sent:
+     * decoding the whole body to text first would turn invalid UTF-8 into U+FFFD and decide on
+     * altered text; the strict parser refuses it instead, naming the line (issue 17.6).
+     */
     private static List<JsonNode> items(byte[] body) throws InputException {
-        String text = new String(body, StandardCharsets.UTF_8).strip();
+        int first = 0;
+        while (first < body.length && isBlank(body[first])) {
+            first++;
+        }
         List<JsonNode> items = new ArrayList<>();
-        if (text.startsWith("[")) {
+        if (first < body.length && body[first] == '[') {
             JsonNode array = Json.parse(body);
             array.forEach(items::add);
         } else {
-            String[] lines = text.split("\\R");
-            for (int i = 0; i < lines.length; i++) {
-                if (lines[i].isBlank()) {
+            int line = 0;
+            for (int start = 0; start <= body.length; line++) {
+                int end = start;
+                while (end < body.length && body[end] != '\n') {
+                    end++;
+                }
+                byte[] text = java.util.Arrays.copyOfRange(body, start, end);
+                start = end + 1;
+                if (blank(text)) {
                     continue;
                 }
                 try {
-                    items.add(Json.parse(lines[i]));
+                    items.add(Json.parse(text));
                 } catch (InputException e) {
-                    throw new InputException("[" + items.size() + "]", "line " + (i + 1) + ": " + e.getMessage(), true);
+                    throw new InputException(e.within("[" + items.size() + "]").field(), "line " + (line + 1) + ": "
+                            + e.getMessage(), e.malformed());
                 }
             }
         }
@@ -163,5 +264,19 @@ public final class Decisions {
             throw new InputException("", "a batch needs at least one message (a JSON array or one JSON object per line)");
         }
         return items;
+    }
+
+    private static boolean blank(byte[] line) {
+        for (byte b : line) {
+            if (!isBlank(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** JSON's whitespace (RFC 8259): what may surround a line's value. */
+    private static boolean isBlank(byte b) {
+        return b == ' ' || b == '\t' || b == '\r' || b == '\n';
     }
 }

@@ -32,12 +32,15 @@ final class Guard {
     private final long deadlineMs;
 
     Guard(RequestLimits limits) {
-        this(limits, null);
+        this(limits, null, ServerConfig.defaults().workers());
     }
 
-    /** With {@code shared} (a cluster's, or null), idempotency keys are answered on every node. */
-    Guard(RequestLimits limits, io.signalman.state.SharedAnswers shared) {
-        this.inFlight = new InFlight(limits.maxInFlight());
+    /**
+     * With {@code shared} (a cluster's, or null), idempotency keys are answered on every node;
+     * {@code workers} is the floor of the adaptive admission limit (see {@link InFlight}).
+     */
+    Guard(RequestLimits limits, io.signalman.state.SharedAnswers shared, int workers) {
+        this.inFlight = new InFlight(limits.maxInFlight(), workers);
         this.deadlineMs = limits.deadlineMs();
         this.idempotency = new Idempotency(limits.idempotencyWindow(), limits.idempotencyKeys(), shared,
                 java.time.Duration.ofMillis(deadlineMs).plus(Idempotency.CLAIM_MARGIN));
@@ -48,7 +51,8 @@ final class Guard {
      * answers: a worker still busy with a stopped evaluation is still load.
      */
     void run(Vertx vertx, WorkerExecutor workers, KeySource keys, Callable<Api.Reply> work, Answer answer) {
-        if (!inFlight.tryAcquire()) {
+        InFlight.Slot slot = inFlight.tryAcquire();
+        if (slot == null) {
             answer.fail(ApiError.OVERLOADED);
             return;
         }
@@ -62,22 +66,33 @@ final class Guard {
         });
         workers.<Api.Reply>executeBlocking(() -> Deadline.within(deadline, () -> idempotency.once(keys.key(), work)), false)
                 .onComplete(done -> {
-                    inFlight.release();
                     vertx.cancelTimer(timer);
                     if (answered[0]) {
+                        slot.dropped();
                         return;
                     }
+                    ApiError failed = done.succeeded() ? null : ApiError.from(done.cause());
+                    if (failed != null && failed.status() >= 500) {
+                        slot.ignored();
+                    } else {
+                        slot.done();
+                    }
                     answered[0] = true;
-                    if (done.succeeded()) {
+                    if (failed == null) {
                         answer.reply(done.result());
                     } else {
-                        answer.fail(ApiError.from(done.cause()));
+                        answer.fail(failed);
                     }
                 });
     }
 
     int inFlight() {
         return inFlight.current();
+    }
+
+    /** The adaptive admission limit now. */
+    int admissionLimit() {
+        return inFlight.limit();
     }
 
     Idempotency idempotency() {

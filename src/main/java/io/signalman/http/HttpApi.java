@@ -43,6 +43,9 @@ public final class HttpApi extends VerticleBase {
     private Router router;
 
     private final ClusterView cluster;
+    private final Readiness readiness;
+    /** Open connections on the public listener (issue 17.4), shown as {@code signalman_connections_open}. */
+    private final java.util.concurrent.atomic.AtomicInteger openConnections = new java.util.concurrent.atomic.AtomicInteger();
 
     HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
         this(decisions, config, guard, ClusterView.standalone());
@@ -53,6 +56,7 @@ public final class HttpApi extends VerticleBase {
         this.config = config;
         this.guard = guard;
         this.cluster = cluster;
+        this.readiness = baseReadiness(decisions);
     }
 
     @Override
@@ -72,7 +76,7 @@ public final class HttpApi extends VerticleBase {
         adminRoutes(router, api);
         errorHandlers(router);
         this.router = router;
-        server = listen(router, config.host(), config.port());
+        server = listen(router, config.host(), config.port(), true);
         if (config.adminListener() == null) {
             return server.listen();
         }
@@ -81,7 +85,7 @@ public final class HttpApi extends VerticleBase {
         admin.get("/health").handler(this::health);
         adminRoutes(admin, api.onAdminListener());
         errorHandlers(admin);
-        adminServer = listen(admin, config.adminListener().host(), config.adminListener().port());
+        adminServer = listen(admin, config.adminListener().host(), config.adminListener().port(), false);
         return server.listen().compose(s -> adminServer.listen());
     }
 
@@ -90,11 +94,22 @@ public final class HttpApi extends VerticleBase {
         ApiModules.ALL.forEach(m -> m.adminRoutes(router, api));
     }
 
-    private HttpServer listen(Router router, String host, int port) {
+    /**
+     * A listener with the connection limits: the public one counts against the connection cap,
+     * the admin one does not, so an operator can still reach it when clients hold every slot.
+     */
+    private HttpServer listen(Router router, String host, int port, boolean capped) {
+        Connections connections = new Connections(vertx, config.limits().connections(), capped, openConnections,
+                decisions.metrics());
         return vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port)
-                        .setMaxInitialLineLength(MAX_INITIAL_LINE).setMaxHeaderSize(MAX_HEADER_SIZE))
+                        .setMaxInitialLineLength(MAX_INITIAL_LINE).setMaxHeaderSize(MAX_HEADER_SIZE)
+                        // HTTP/1.1 only: a listener that may see an h2c preface waits for a client's first
+                        // bytes before it has a connection, so a client that sends nothing is not yet one
+                        // that the idle timeout and the connection cap can see.
+                        .setHttp2ClearTextEnabled(false))
                 .invalidRequestHandler(HttpApi::invalidRequest)
-                .requestHandler(router);
+                .connectionHandler(connections::opened)
+                .requestHandler(connections.requests(router));
     }
 
     /** Every error the router itself produces is JSON, like the handlers' own. */
@@ -147,6 +162,11 @@ public final class HttpApi extends VerticleBase {
         return router;
     }
 
+    /** Connections open on the public listener. */
+    int openConnections() {
+        return openConnections.get();
+    }
+
     /** The admin listener's port, or -1 when the admin endpoints are on the public port. */
     public int adminPort() {
         return adminServer == null ? -1 : adminServer.actualPort();
@@ -193,18 +213,38 @@ public final class HttpApi extends VerticleBase {
         return s;
     }
 
+    /** The conditions {@code GET /ready} checks; the server adds its own (see {@link Readiness}). */
+    Readiness readiness() {
+        return readiness;
+    }
+
+    private static Readiness baseReadiness(Decisions decisions) {
+        return new Readiness()
+                .add("rules_loaded", () -> decisions.engine().current().isPresent() ? null : "no rule bundle is loaded yet")
+                // A worker held by a rule that never returns is lost until restart: let the orchestrator restart us.
+                .add("no_stuck_workers", () -> {
+                    int stuck = Deadline.stuckWorkers();
+                    return stuck == 0 ? null : stuck + " worker thread(s) are stuck in rules that did not stop at their "
+                            + "deadline; restart the server (signalman_stuck_workers counts them)";
+                })
+                .add("decision_log_writable", () -> {
+                    java.io.IOException e = decisions.log().failure();
+                    return e == null ? null : "the decision log cannot write: " + e.getMessage();
+                });
+    }
+
     private void ready(RoutingContext ctx) {
-        RuleBundle b = decisions.engine().current().orElse(null);
-        int stuck = Deadline.stuckWorkers();
-        if (b == null) {
-            Responses.error(ctx, ApiError.of(503, "not_ready", "no rule bundle is loaded yet"));
-        } else if (stuck > 0) {
-            // A worker held by a rule that never returns is lost until restart: let the orchestrator restart us.
-            Responses.error(ctx, ApiError.of(503, "not_ready", stuck + " worker thread(s) are stuck in rules that did not stop "
-                    + "at their deadline; restart the server (signalman_stuck_workers counts them)"));
-        } else {
-            Responses.json(ctx, 200, Json.object().put("status", "ready").put("rules_revision", b.revision()));
+        var failing = readiness.failing();
+        if (!failing.isEmpty()) {
+            StringBuilder why = new StringBuilder("not ready:");
+            failing.forEach(f -> why.append(' ').append(f.get("problem").asText()).append(';'));
+            ObjectNode details = Json.object();
+            details.set("conditions", failing);
+            Responses.error(ctx, new ApiError(503, "not_ready", why.substring(0, why.length() - 1), details));
+            return;
         }
+        RuleBundle b = decisions.engine().current().orElse(null);
+        Responses.json(ctx, 200, Json.object().put("status", "ready").put("rules_revision", b == null ? null : b.revision()));
     }
 
     /**
@@ -219,8 +259,9 @@ public final class HttpApi extends VerticleBase {
                 return new Api.Reply(200, Json.bytes(Json.object().put("status", "loaded").put("revision", b.revision())
                         .put("previous_revision", before).set("warnings", RulesView.errors(b.warnings()))));
             } catch (io.signalman.engine.BundleException e) {
-                var body = ApiError.of(422, "bundle_refused", e.errors().size() + " reason(s) to refuse the new rules; still serving "
-                        + before).toJson();
+                var body = ApiError.of(422, "bundle_refused", (e instanceof io.signalman.engine.GateRefused
+                        ? "the new rules compile, but the gate refused them: " : "the new rules do not compile or lint: ")
+                        + e.errors().size() + " reason(s), invariant violations first; still serving " + before).toJson();
                 body.put("revision", before);
                 body.putObject("details").set("errors", RulesView.errors(e.errors()));
                 return new Api.Reply(422, Json.bytes(body));

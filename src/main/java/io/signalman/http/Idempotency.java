@@ -251,10 +251,19 @@ final class Idempotency {
         }
     }
 
+    /**
+     * Forgets the oldest answered keys past the bounds. A key whose request is still running is
+     * never evicted: its entry is what makes a concurrent duplicate wait (409) instead of running
+     * twice. Running keys are bounded by the requests in flight, so the bounds still hold once
+     * they answer.
+     */
     private void evict() {
         Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
         while ((entries.size() > maxKeys || bytes > MAX_BYTES) && it.hasNext()) {
             Entry e = it.next().getValue();
+            if (e.reply == null) {
+                continue;
+            }
             bytes -= e.bytes();
             it.remove();
         }

@@ -2,11 +2,22 @@ package io.signalman.http;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.signalman.decisionlog.DecisionLog;
 import io.signalman.engine.Decision;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleInfo;
+import io.signalman.state.StateStores;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.Label;
@@ -38,10 +49,42 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class Metrics {
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Body-size buckets, in bytes: small, typical, large, near and at the 64 KiB body limit. */
+    static final double[] SIZE_BUCKETS = {256, 1024, 4096, 16384, 65536};
+
+    private final PrometheusMeterRegistry registry = registry();
+    /** Counts what the gauges of a scrape read (the state entries), once per scrape. */
+    private volatile Runnable beforeScrape = () -> { };
     private final ConcurrentMap<String, ConcurrentMap<String, Counter>> fired = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> decisions = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
+    private JvmGcMetrics gc;
+
+    /**
+     * NOTE(cardinality): Vert.x publishes request and response sizes as histograms, and Micrometer's
+     * default buckets for a size run from 1 to Long.MAX_VALUE: about 270 series per route and
+     * status. A handful of fixed buckets answers what sizes are for (is anything near the limit?).
+     * Vert.x's own "publish quantiles" would turn the full histogram on for every distribution,
+     * so it stays off and this filter, registered before any meter, decides: the latency of
+     * Vert.x's timers as a histogram, sizes in these buckets.
+     */
+    private static PrometheusMeterRegistry registry() {
+        PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        r.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                if (!id.getName().startsWith("vertx.")) {
+                    return config;
+                }
+                if (id.getType() == Meter.Type.DISTRIBUTION_SUMMARY && id.getName().endsWith(".bytes")) {
+                    return DistributionStatisticConfig.builder().percentilesHistogram(false)
+                            .serviceLevelObjectives(SIZE_BUCKETS).build().merge(config);
+                }
+                return DistributionStatisticConfig.builder().percentilesHistogram(true).build().merge(config);
+            }
+        });
+        return r;
+    }
 
     /** Workers held by rules that did not stop at their deadline (see {@code Deadline#stuckWorkers}). */
     private void stuckWorkers() {
@@ -75,12 +118,61 @@ public final class Metrics {
     }
 
     /**
+     * The JVM's heap and non-heap pools, garbage collections, threads, classes and CPU (issue
+     * 17.3): memory pressure shows in {@code jvm_memory_used_bytes} and {@code jvm_gc_pause_seconds}
+     * long before an {@code OutOfMemoryError} (on which the launcher makes the process exit).
+     */
+    public void jvm() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+    }
+
+    /**
+     * The decision log (issue 17.2): {@code signalman_decision_log_available} (0 while the disk
+     * refuses writes and decisions get 503), its outages, and the records written.
+     */
+    public void decisionLog(DecisionLog log) {
+        Gauge.builder("signalman.decision.log.available", log, l -> l.available() ? 1 : 0)
+                .description("1 while the decision log writes, 0 while it cannot (decisions are refused)").register(registry);
+        FunctionCounter.builder("signalman.decision.log.outages", log, DecisionLog::outages)
+                .description("times the disk started refusing the decision log's writes").register(registry);
+        FunctionCounter.builder("signalman.decision.log.records", log, DecisionLog::written)
+                .description("decision records written to the log").register(registry);
+    }
+
+    /** A gauge read from {@code value} at every scrape. */
+    public void gauge(String name, String description, java.util.function.Supplier<Number> value) {
+        Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).strongReference(true).register(registry);
+    }
+
+    /** A counter registered once per name and tags; increment it from any thread. */
+    public Counter counter(String name, String description, String... tags) {
+        return Counter.builder(name).tags(tags).description(description).register(registry);
+    }
+
+    /** Stops what the JVM binders started (the GC listener). */
+    public void close() {
+        if (gc != null) {
+            gc.close();
+        }
+    }
+
+    /**
      * State entries per store (SPEC 3.5, issue 16): {@code signalman_state_entries{store, status}}
      * with status live, finished (kept for --state-retention) and expired (tombstones kept, so a
      * GET answers 410), and {@code signalman_state_expired} removed by retention since start.
      * Counted when scraped (a pass over the stores' maps).
      */
-    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> counts) {
+    public void state(java.util.function.Supplier<java.util.Map<String, long[]>> source) {
+        // One pass per scrape, not one per gauge: the eight gauges read what scrape() counted.
+        java.util.concurrent.atomic.AtomicReference<java.util.Map<String, long[]>> last =
+                new java.util.concurrent.atomic.AtomicReference<>(source.get());
+        beforeScrape = () -> last.set(source.get());
+        java.util.function.Supplier<java.util.Map<String, long[]>> counts = last::get;
         java.util.Map<String, long[]> now = counts.get();
         String[] statuses = {"live", "finished", "expired"};
         for (String store : now.keySet()) {
@@ -113,7 +205,7 @@ public final class Metrics {
     private io.vertx.core.VertxBuilder builder(VertxOptions options) {
         options.setMetricsOptions(new MicrometerMetricsOptions()
                 .setEnabled(true)
-                .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(true))
+                .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(false))
                 .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.EB_ADDRESS,
                         Label.EB_SIDE, Label.EB_FAILURE, Label.POOL_TYPE, Label.POOL_NAME)));
         return Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry));
@@ -121,6 +213,7 @@ public final class Metrics {
 
     /** The Prometheus text exposition (format 0.0.4). Walks every meter: call it off the event loop. */
     public String scrape() {
+        beforeScrape.run();
         return registry.scrape();
     }
 

@@ -2,9 +2,11 @@ package io.signalman.http;
 
 import io.signalman.Packs;
 import io.signalman.cluster.Cluster;
+import io.signalman.cluster.ClusterState;
 import io.signalman.cluster.ClusterView;
 import io.signalman.cluster.StateDatabase;
 import io.signalman.decisionlog.DecisionLog;
+import io.signalman.decisionlog.Disk;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
@@ -14,6 +16,7 @@ import io.signalman.fsm.FsmService;
 import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
 import io.signalman.StateSpecs;
+import io.signalman.scenario.ScenarioGate;
 import io.signalman.state.LocalAnswers;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
@@ -28,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Signalman: the engine with its bundle and its reload gate (the golden history, no
- * orphaned FSM state), a watcher that reloads when the rules or fixtures change, the decision
+ * A running Signalman: the engine with its bundle and its reload gate (the golden history, the
+ * bundle's scenarios, no orphaned FSM state), a watcher that reloads when the rules or fixtures change, the decision
  * log, Vert.x with the HTTP API and the event-bus addresses. {@link #close()} is the graceful shutdown: stop accepting, finish what
  * is in flight, write the decision log to disk, stop Vert.x.
  */
@@ -44,18 +47,24 @@ public final class Server implements AutoCloseable {
     private final BundleWatcher watcher;
     private final Guard guard;
     private final BlockedThreads blocked;
+    private final Metrics metrics;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** A single node's state and idempotency answers (null in a cluster; answers null in memory). */
     private final LocalState local;
     private final LocalAnswers answers;
+    /** A cluster member's state upkeep (null alone). */
+    private final ClusterState clusterState;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
-                   BlockedThreads blocked, LocalState local, LocalAnswers answers) {
+                   BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
+                   ClusterState clusterState) {
+        this.metrics = metrics;
         this.local = local;
         this.answers = answers;
+        this.clusterState = clusterState;
         this.vertx = vertx;
         this.engine = engine;
         this.log = log;
@@ -71,6 +80,11 @@ public final class Server implements AutoCloseable {
      * @throws BundleException when the rules do not compile: a server never starts on bad rules
      */
     public static Server start(ServerConfig config) throws BundleException {
+        return start(config, Disk.REAL);
+    }
+
+    /** The same, with the decision log writing through {@code disk} (tests make it refuse writes). */
+    static Server start(ServerConfig config, Disk disk) throws BundleException {
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions()
                 .setBlockedThreadCheckInterval(Math.max(10, config.blockedWarnMs() / 2))
@@ -85,14 +99,16 @@ public final class Server implements AutoCloseable {
         DecisionLog log = null;
         LocalState local = null;
         LocalAnswers answers = null;
+        ClusterState clusterState = null;
         try {
-            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue());
+            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
             AtomicReference<Engine> loaded = new AtomicReference<>();
             List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
             StateStores stores;
             if (cluster != null) {
-                stores = cluster.stores();
+                clusterState = cluster.state(config.state(), specs);
+                stores = clusterState.stores();
             } else {
                 local = config.state().durable()
                         ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync())
@@ -102,7 +118,8 @@ public final class Server implements AutoCloseable {
                     answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock());
                 }
             }
-            Gate gate = new ReplayGate(config.fixtures()).and(new OrphanGate(stores.named(FsmService.STORE)));
+            Gate gate = new ReplayGate(config.fixtures()).and(new ScenarioGate())
+                    .and(new OrphanGate(stores.named(FsmService.STORE)));
             Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
             loaded.set(engine);
             metrics.count(engine);
@@ -110,15 +127,26 @@ public final class Server implements AutoCloseable {
             LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
             Decisions decisions = new Decisions(engine, log, stores, metrics);
+            metrics.jvm();
+            metrics.decisionLog(log);
             Warmup.run(decisions, config);
-            Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers());
+            Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
+            metrics.gauge("signalman.admission.limit", "requests admitted at once now (adaptive, by measured latency)",
+                    guard::admissionLimit);
+            metrics.gauge("signalman.in.flight", "requests admitted and not yet answered", guard::inFlight);
+            metrics.gauge("signalman.idempotency.keys", "idempotency keys remembered on this node", guard.idempotency()::size);
             if (local != null) {
                 metrics.state(local::counts);
                 local.start();
             }
+            if (clusterState != null) {
+                metrics.state(clusterState::counts);
+                clusterState.start();
+            }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view);
             vertx.deployVerticle(http).await();
+            metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
             prestartWorkers(vertx, config.workers());
             view.serve(vertx, http::status);
@@ -133,8 +161,9 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers);
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState);
         } catch (BundleException | RuntimeException e) {
+            metrics.close();
             vertx.close().await();
             if (log != null) {
                 log.close();
@@ -144,6 +173,9 @@ public final class Server implements AutoCloseable {
             }
             if (answers != null) {
                 answers.close();
+            }
+            if (clusterState != null) {
+                clusterState.close();
             }
             throw e;
         }
@@ -220,12 +252,16 @@ public final class Server implements AutoCloseable {
         }
         LOG.info("shutting down: finishing in-flight requests");
         watcher.close();
+        if (clusterState != null) {
+            clusterState.close();
+        }
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("vert.x did not close cleanly: {}", e.toString());
         }
         log.close();
+        metrics.close();
         // After the log: the last snapshot covers every decision the log holds.
         if (local != null) {
             local.close();

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -37,19 +39,34 @@ public final class Json {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            // Decimals are kept exactly as sent, from the request to the log (issue 17.5): a double
+            // would turn 0.1000000000000000000000000001 into 0.1 and 1e999 into Infinity.
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .build();
 
     static {
-        // A number or boolean where text is expected is a client error, not something to coerce.
-        for (CoercionInputShape shape : new CoercionInputShape[] {CoercionInputShape.Integer, CoercionInputShape.Float,
-                CoercionInputShape.Boolean}) {
-            MAPPER.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
-        }
+        // No silent coercion (issue 17.6): a value of the wrong JSON type is a client error naming
+        // the field, never converted ("3" or 3.7 as the count 3, "true" as true, 1 as "1").
+        coerceNever(LogicalType.Textual, CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean);
+        coerceNever(LogicalType.Integer, CoercionInputShape.String, CoercionInputShape.Float, CoercionInputShape.Boolean,
+                CoercionInputShape.EmptyString);
+        coerceNever(LogicalType.Float, CoercionInputShape.String, CoercionInputShape.Boolean, CoercionInputShape.EmptyString);
+        coerceNever(LogicalType.Boolean, CoercionInputShape.String, CoercionInputShape.Integer, CoercionInputShape.Float,
+                CoercionInputShape.EmptyString);
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_DEPTH).maxStringLength(MAX_STRING).build());
     }
 
     private Json() {
+    }
+
+    private static void coerceNever(LogicalType type, CoercionInputShape... shapes) {
+        for (CoercionInputShape shape : shapes) {
+            MAPPER.coercionConfigFor(type).setCoercion(shape, CoercionAction.Fail);
+        }
     }
 
     public static ObjectNode object() {
@@ -67,6 +84,7 @@ public final class Json {
             if (node == null || node.isMissingNode()) {
                 throw new InputException("", "the body is empty; expected a JSON document", true);
             }
+            Finite.check(node);
             return node;
         } catch (JsonProcessingException e) {
             throw new InputException(path(e), "malformed JSON" + where(e.getLocation()) + ": " + e.getOriginalMessage(), true);
@@ -108,6 +126,24 @@ public final class Json {
             throw new IllegalStateException("a JSON tree could not be written", e);
         }
     }
+
+    /**
+     * The same JSON value: numbers compared by value, so a decimal read back from the log
+     * ({@code 0.35} as a {@code BigDecimal}) equals the double a decision computed ({@code 0.35}).
+     */
+    public static boolean same(JsonNode a, JsonNode b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.equals(NUMBERS_BY_VALUE, b);
+    }
+
+    private static final java.util.Comparator<JsonNode> NUMBERS_BY_VALUE = (x, y) -> {
+        if (x.isNumber() && y.isNumber()) {
+            return x.decimalValue().compareTo(y.decimalValue());
+        }
+        return x.equals(y) ? 0 : 1;
+    };
 
     public static JsonNode tree(Object value) {
         return MAPPER.valueToTree(value);

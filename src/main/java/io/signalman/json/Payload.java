@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.NullNode;
 /**
  * A JSON payload as rule conditions read it: {@code number("quality") >= 0.7},
  * {@code flag("approved")}, {@code text("command") == "deploy"}, {@code has("command")}. A field
- * is a top-level name, or a JSON pointer when it starts with '/'. Missing or mistyped fields
+ * is a top-level name, or a JSON pointer when it starts with '/'; the empty pointer {@code ""} is
+ * the payload itself, so {@code text("")} reads a payload that is a JSON string (synwire's routes
+ * test the payload as a whole: a non-empty string, null). Missing or mistyped fields
  * read as "no": null for numbers and text (a Drools comparison with null is false), false for
  * flags. NOTE: not NaN: Drools compares numbers like {@code Double.compareTo}, where NaN is
  * greater than everything, so a missing quality would pass {@code number("quality") >= 0.7}.
@@ -38,7 +40,12 @@ public record Payload(JsonNode json) {
         return n.isTextual() ? n.textValue() : null;
     }
 
+    /** True when there is no payload, or it is JSON {@code null}. */
+    public boolean isNull() {
+        return json.isNull() || json.isMissingNode();
+    }
+
     private JsonNode at(String field) {
-        return field.startsWith("/") ? json.at(field) : json.path(field);
+        return field.isEmpty() || field.startsWith("/") ? json.at(field) : json.path(field);
     }
 }

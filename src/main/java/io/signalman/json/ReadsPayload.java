@@ -2,7 +2,9 @@ package io.signalman.json;
 
 /**
  * A fact whose conditions read a JSON payload: {@code has("command")}, {@code number("quality")},
- * {@code flag("approved")}, {@code text("command")}. The reading rules live in {@link Payload}.
+ * {@code flag("approved")}, {@code text("command")}, and the payload as a whole:
+ * {@code payloadText()}, {@code payloadIsNull()} ({@code ""} is the root pointer too:
+ * {@code text("")} is {@code payloadText()}). The reading rules live in {@link Payload}.
  */
 public interface ReadsPayload {
 
@@ -22,5 +24,15 @@ public interface ReadsPayload {
 
     default String text(String field) {
         return payload().text(field);
+    }
+
+    /** The payload when it is a JSON string ({@code ""} included), else null. */
+    default String payloadText() {
+        return payload().text("");
+    }
+
+    /** True when the payload is absent or JSON {@code null}. */
+    default boolean payloadIsNull() {
+        return payload().isNull();
     }
 }

@@ -102,7 +102,8 @@ public record Archive(List<ArchiveFile> files) {
             List<Path> found = new ArrayList<>();
             if (Files.isDirectory(p)) {
                 try (Stream<Path> walk = Files.walk(p)) {
-                    walk.filter(f -> readable(f) && Files.isRegularFile(f)).sorted().forEach(found::add);
+                    walk.filter(f -> readable(f) && Files.isRegularFile(f)).sorted(io.signalman.decisionlog.LogFiles.ORDER)
+                            .forEach(found::add);
                 }
             } else if (Files.isRegularFile(p)) {
                 found.add(p);

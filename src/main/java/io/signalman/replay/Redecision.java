@@ -50,7 +50,7 @@ record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<S
             if (old == null) {
                 old = Json.MAPPER.missingNode();
             }
-            if (!old.equals(e.getValue())) {
+            if (!Json.same(old, e.getValue())) {
                 diff = diff == null ? new LinkedHashMap<>() : diff;
                 diff.put(e.getKey(), new JsonNode[] {old, e.getValue()});
             }

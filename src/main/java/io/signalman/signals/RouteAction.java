@@ -9,6 +9,10 @@ import java.util.Set;
  */
 public final class RouteAction implements Collector {
 
+    /** The action a route chose: its type, and its value when the type has one. */
+    public record Chosen(String type, String value) {
+    }
+
     static final Set<String> PLAIN = Set.of("continue", "graceful_stop", "force_stop");
     static final Set<String> WITH_VALUE = Set.of("transition", "custom");
 
@@ -37,11 +41,8 @@ public final class RouteAction implements Collector {
         this.value = value;
     }
 
-    String type() {
-        return type;
-    }
-
-    String value() {
-        return value;
+    /** What this session's route chose, or null when no route called {@code decide}. */
+    Chosen chosen() {
+        return type == null ? null : new Chosen(type, value);
     }
 }

@@ -1,12 +1,20 @@
 package io.signalman.signals;
 
 /**
- * Where a signal goes (SPEC 4.2): an action with its value, the tier that decided, or unrouted
- * when no route matched (then action and tier are null).
+ * Where a signal goes (SPEC 4.2): the action the deciding route chose and the tier it was in, or
+ * unrouted when no route matched (then action and tier are null).
  */
-public record SignalDecision(String actionType, String actionValue, String tier, boolean unrouted) {
+public record SignalDecision(RouteAction.Chosen action, SignalTier tier, boolean unrouted) {
 
-    static SignalDecision unroutedSignal() {
-        return new SignalDecision(null, null, null, true);
+    static final SignalDecision UNROUTED = new SignalDecision(null, null, true);
+
+    /** The action's type ({@code continue}, {@code transition}, ...), or null when unrouted. */
+    public String actionType() {
+        return action == null ? null : action.type();
+    }
+
+    /** The action's value (a transition's target, a custom action's name), or null. */
+    public String actionValue() {
+        return action == null ? null : action.value();
     }
 }

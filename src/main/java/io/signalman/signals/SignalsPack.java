@@ -8,11 +8,9 @@ import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
-import io.signalman.engine.PackDefinition;
-import io.signalman.engine.Phase;
+import io.signalman.engine.PackShape;
 import io.signalman.engine.ReferenceData;
 import io.signalman.engine.RuleBundle;
-import io.signalman.engine.Ulid;
 import io.signalman.fsm.FsmInstance;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
@@ -28,10 +26,11 @@ import io.signalman.rulelang.Vocabulary;
  * whatever the saliences; salience orders routes within a tier. Agent and plugin routes live in
  * {@code rules/signals/}; strategy routes beside their FSM machine, {@code rules/fsm/*.routes.drl}.
  */
-public final class SignalsPack implements PackDefinition, DecisionPack<SignalStep, SignalDecision> {
+public final class SignalsPack implements DecisionPack<SignalStep, SignalDecision> {
 
     public static final String NAME = "signals";
-    public static final List<String> TIERS = List.of("strategy", "agent", "plugin");
+
+    private static final PackShape SHAPE = PackShape.of(NAME, "signal-route", SignalTier.class);
 
     /** What the pack's rules may name: its facts, and {@code decide} as {@link RouteAction}. */
     private static final Vocabulary VOCABULARY = Vocabulary.of(RouteAction.class, Signal.class, AgentFsm.class);
@@ -42,28 +41,13 @@ public final class SignalsPack implements PackDefinition, DecisionPack<SignalSte
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public PackDefinition definition() {
-        return this;
+    public PackShape shape() {
+        return SHAPE;
     }
 
     @Override
     public boolean includes(String path) {
         return path.startsWith("signals/") || path.startsWith("fsm/") && path.endsWith(".routes.drl");
-    }
-
-    @Override
-    public List<Phase> phases() {
-        return TIERS.stream().map(t -> new Phase(t, Phase.Kind.FIRST_MATCH)).toList();
-    }
-
-    @Override
-    public String firstMatchGroup() {
-        return "signal-route";
     }
 
     @Override
@@ -90,10 +74,10 @@ public final class SignalsPack implements PackDefinition, DecisionPack<SignalSte
         if (step.fsm() != null) {
             facts.add(new AgentFsm(step.agent(), step.fsm().machine(), step.fsm().currentState()));
         }
-        Evaluation<String[]> ev = pack.evaluate(facts, explain, (RouteAction a) -> new String[] {a.type(), a.value()});
-        SignalDecision d = ev.decidedBy() == null || ev.outcome()[0] == null ? SignalDecision.unroutedSignal()
-                : new SignalDecision(ev.outcome()[0], ev.outcome()[1], ev.decidedBy().agendaGroup(), false);
-        return new Decision<>(Ulid.next(), NAME, bundle.revision(), d, new Evaluation<>(d, ev.fired(), ev.decidedBy(), ev.explain()));
+        Evaluation<RouteAction.Chosen> ev = pack.evaluate(facts, explain, RouteAction::chosen);
+        SignalDecision d = ev.decidedBy() == null || ev.outcome() == null ? SignalDecision.UNROUTED
+                : new SignalDecision(ev.outcome(), SignalTier.of(ev.decidedBy().agendaGroup()), false);
+        return decision(bundle, d, ev);
     }
 
     /** A request with its recorded FSM state: {@code {"agent", "signal", "state_before"}} (for explain). */
@@ -135,12 +119,12 @@ public final class SignalsPack implements PackDefinition, DecisionPack<SignalSte
             n.putNull("action");
         } else {
             ObjectNode a = n.putObject("action");
-            a.put("type", d.actionType());
-            if (d.actionValue() != null) {
-                a.put("value", d.actionValue());
+            a.put("type", d.action().type());
+            if (d.action().value() != null) {
+                a.put("value", d.action().value());
             }
         }
-        n.put("tier", d.tier());
+        n.put("tier", d.tier() == null ? null : d.tier().agendaGroup());
         n.put("unrouted", d.unrouted());
         return n;
     }

@@ -76,6 +76,16 @@ public final class BenchTable {
             t.append(String.format(Locale.ROOT, "  (each figure the median of %d rounds over every endpoint in turn; latencies at half of each"
                     + " endpoint's saturation rate, open loop; measured after warm-up and %.0f s waiting for the JIT to go quiet)%n",
                     http.path("trivial GET /health").path("rounds").size(), http.path("jit_wait_s").asDouble()));
+            http.fields().forEachRemaining(e -> {
+                JsonNode twice = e.getValue().path("twice_rate");
+                if (!twice.isMissingNode()) {
+                    double accepted = twice.get("accepted").asDouble();
+                    t.append(String.format(Locale.ROOT, "  %-28s at twice saturation (%,.0f req/s offered): accepted p99 %.2f ms"
+                            + " (half rate %.2f ms), %.0f%% shed with 503%n", e.getKey(), twice.get("rate").asDouble(),
+                            twice.at("/accepted_latency_ms/p99").asDouble(), e.getValue().at("/half_rate_latency_ms/p99").asDouble(),
+                            100 * twice.get("shed").asDouble() / Math.max(1, accepted + twice.get("shed").asDouble())));
+                }
+            });
         }
         JsonNode reload = read(dir.resolve("reload.json"));
         if (reload != null) {
@@ -109,6 +119,31 @@ public final class BenchTable {
             t.append(String.format(Locale.ROOT, "  (bin/signalman replay in its own JVM, -Xmx512m, wall clock with start-up; heap: the"
                     + " most left after a GC; vs parse: python3 json.loads per line on one core, %.0f lines/s; targets 150,000"
                     + " records/s and 0.5x)%n", replay.path("python_parse_lines_per_s").asDouble()));
+        }
+        JsonNode state = read(dir.resolve("state.json"));
+        if (state != null) {
+            summary.set("state", state);
+            t.append(String.format(Locale.ROOT, "%-30s %10s %10s %10s %9s %9s%n", "durable state (HTTP saturated)", "memory",
+                    "durable", "always", "durable %", "always %"));
+            state.path("http").fields().forEachRemaining(e -> {
+                JsonNode r = e.getValue();
+                t.append(String.format(Locale.ROOT, "  %-28s %10.0f %10.0f %10.0f %8.0f%% %8.0f%%%n", e.getKey(),
+                        r.get("memory_rps").asDouble(), r.get("durable_rps").asDouble(), r.get("durable_fsync_always_rps").asDouble(),
+                        100 * r.get("durable_vs_memory").asDouble(), 100 * r.get("always_vs_memory").asDouble()));
+            });
+            t.append("  (durable: --data, --fsync interval; always: --fsync always; target: durable at least 80% of memory)\n");
+            JsonNode up = state.path("startup");
+            if (!up.isMissingNode()) {
+                t.append(String.format(Locale.ROOT, "  start-up with %,d live conversations: %.1f s (%.1f s CPU), %.0f MB on disk,"
+                        + " %.0f MB heap%n", up.get("conversations").asLong(), up.get("recover_s").asDouble(),
+                        up.path("recover_cpu_s").asDouble(), up.get("disk_mb").asDouble(), up.get("heap_mb").asDouble()));
+            }
+            JsonNode mv = state.path("mvstore");
+            if (!mv.isMissingNode()) {
+                t.append(String.format(Locale.ROOT, "  design (b), MVStore: open %.2f s, read all %.1f s, %.0f MB, put+commit+sync %.0f µs%n",
+                        mv.get("open_s").asDouble(), mv.get("read_all_s").asDouble(), mv.get("disk_mb").asDouble(),
+                        mv.get("put_commit_sync_us").asDouble()));
+            }
         }
         Files.writeString(dir.resolve("summary.json"), Json.write(summary) + "\n");
         System.out.println(t);

@@ -21,12 +21,14 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The broker's golden history (replay-fixtures/broker): it replays unchanged, it exercises every
- * shipped rule, and every recorded decision is what the seed's hand-written router decides.
+ * The seed bundle's broker history (a frozen copy of the shipped replay-fixtures/broker, see
+ * {@link TestBundles}): it replays unchanged against the seed rules, it exercises every seed rule,
+ * and every recorded decision is what the seed's hand-written router decides. So the engine is
+ * proven to reproduce the seed, while the live rules/ stay the analysts' to change.
  */
 class BrokerFixturesTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/broker");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker");
 
     @Test
     void theHistoryHoldsAtLeastThreeHundredRecords() throws Exception {
@@ -44,7 +46,7 @@ class BrokerFixturesTest {
     void everyShippedBrokerRuleIsExercisedByTheHistory() throws Exception {
         ReplayReport report = new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
         assertEquals(List.of(), report.neverFired().getOrDefault("broker", List.of()),
-                "rules no fixture exercises; record a message for each (make fixtures)");
+                "seed rules no seed record exercises: the frozen seed history must cover the seed rules");
     }
 
     @Test

@@ -36,7 +36,7 @@ class ReplayMembersTest {
         Path rules = TestBundles.copyOfRules(dir.resolve("candidate"));
         TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
                 "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
-        String archive = Path.of("replay-fixtures").toAbsolutePath().toString();
+        String archive = TestBundles.FIXTURES.toAbsolutePath().toString();
         List<String> members = List.of("127.0.0.1:" + TestBundles.freePort(), "127.0.0.1:" + TestBundles.freePort());
         List<ServeProcess> nodes = new ArrayList<>();
         try {

@@ -1,6 +1,7 @@
 package io.signalman.cli;
 
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ final class ServeProcess implements AutoCloseable {
     static ServeProcess launch(Path data, Map<String, String> env, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
-                "--rules", "rules", "--fixtures", "replay-fixtures"));
+                "--rules", TestBundles.RULES.toString(), "--fixtures", TestBundles.FIXTURES.toString()));
         cmd.addAll(List.of(args));
         // To a file, not a pipe: what the process printed last is there once it has exited.
         Path log = data.resolve("serve.log");

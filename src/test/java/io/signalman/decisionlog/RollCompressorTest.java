@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.signalman.TestBundles;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class RollCompressorTest {
     @Test
     void aRolledFileBecomesItsCompressedCopyAndTheOriginalIsRemoved() throws Exception {
         Path rolled = tmp.resolve("decisions-20261123T100000Z-1-1.jsonl");
-        byte[] bytes = Files.readAllBytes(Path.of("replay-fixtures/broker/history.jsonl"));
+        byte[] bytes = Files.readAllBytes(TestBundles.FIXTURES.resolve("broker/history.jsonl"));
         Files.write(rolled, bytes);
 
         try (RollCompressor c = new RollCompressor()) {

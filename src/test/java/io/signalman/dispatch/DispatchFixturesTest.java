@@ -19,13 +19,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dispatch pack's golden history (replay-fixtures/dispatch): it replays unchanged, it fires
- * every shipped dispatch and scoring rule, and every recorded decision is what the hand-written
- * seed dispatcher decides.
+ * The seed bundle's dispatch history (a frozen copy of the shipped replay-fixtures/dispatch, see
+ * {@link TestBundles}): it replays unchanged against the seed rules, it fires every seed dispatch
+ * and scoring rule, and every recorded decision is what the hand-written seed dispatcher decides.
  */
 class DispatchFixturesTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/dispatch");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("dispatch");
 
     @Test
     void replayingTheHistoryAgainstTheShippedRulesChangesNothing() throws Exception {
@@ -39,7 +39,7 @@ class DispatchFixturesTest {
     void everyShippedDispatchRuleIsExercisedByTheHistory() throws Exception {
         ReplayReport report = new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
         assertEquals(List.of(), report.neverFired().getOrDefault("dispatch", List.of()),
-                "rules no fixture exercises; record a message for each (make fixtures)");
+                "seed rules no seed record exercises: the frozen seed history must cover the seed rules");
     }
 
     @Test

@@ -131,7 +131,7 @@ class DispatchReferenceTest {
     }
 
     private static int lineOf(String text) throws Exception {
-        List<String> lines = Files.readAllLines(Path.of("rules/dispatch/dispatch.drl"));
+        List<String> lines = Files.readAllLines(TestBundles.RULES.resolve("dispatch/dispatch.drl"));
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).startsWith(text)) {
                 return i + 1;

@@ -27,6 +27,30 @@ class LintTest {
     }
 
     @Test
+    void aRuleWhoseAgendaGroupIsNotOneOfItsPacksTiersIsRefusedNamingThem() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        TestBundles.edit(rules.resolve("signals/plugins.drl"), "agenda-group \"plugin\"", "agenda-group \"plugins\"");
+
+        List<BundleError> errors = errors(rules);
+
+        assertEquals(1, errors.size(), errors.toString());
+        assertEquals("signals/plugins.drl", errors.get(0).file());
+        String tiers = java.util.Arrays.stream(io.signalman.signals.SignalTier.values())
+                .map(t -> "\"" + t.agendaGroup() + "\"").collect(java.util.stream.Collectors.joining(" or "));
+        assertEquals("\"strategy\" or \"agent\" or \"plugin\"", tiers);
+        assertTrue(errors.get(0).message().contains("which pack signals never focuses; use agenda-group " + tiers),
+                errors.get(0).message());
+    }
+
+    @Test
+    void aTiersDrlNameIsItsConstantLowerCasedWithDashesAndItsKindIsItsOwn() {
+        assertEquals("no-signal", io.signalman.handoff.HandoffTier.NO_SIGNAL.agendaGroup());
+        assertEquals(Phase.Kind.ADDITIVE, io.signalman.broker.BrokerTier.FAN_OUT.kind());
+        assertEquals(List.of(new Phase("route", Phase.Kind.FIRST_MATCH), new Phase("fan-out", Phase.Kind.ADDITIVE)),
+                Packs.BROKER.phases());
+    }
+
+    @Test
     void aDecidingRuleBelowOneThatMatchesEverythingIsShadowed() throws Exception {
         Path rules = TestBundles.copyOfRules(tmp);
         Path drl = rules.resolve("broker/routing.drl");

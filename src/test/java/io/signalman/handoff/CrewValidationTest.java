@@ -37,6 +37,13 @@ class CrewValidationTest {
     }
 
     @Test
+    void aSignalLongerThan100BytesIsRefusedAtItsLineSinceItCouldNeverMatch() throws Exception {
+        String longSignal = "[" + "DONE_".repeat(20) + "]";
+        assertError(refused("handoff/exam.drl", "match(\"[DONE]\")", "match(\"" + longSignal + "\")"), "handoff/exam.drl", 15,
+                "longer than 100 UTF-8 bytes, so it can never match");
+    }
+
+    @Test
     void aRouteToAnUnknownAgentIsRefusedAtItsLine() throws Exception {
         assertError(refused("handoff/exam.drl", "decide.route($said, \"reporter\");", "decide.route($said, \"proctor\");"),
                 "handoff/exam.drl", 37, "\"proctor\", which is no agent or parallel group");

@@ -14,12 +14,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The handoff pack's golden history (replay-fixtures/handoff): it replays unchanged from each
- * record's state_before, it exercises every shipped handoff rule, and every kind of next step.
+ * The seed bundle's handoff history (a frozen copy of the shipped replay-fixtures/handoff, see
+ * {@link TestBundles}): it replays unchanged from each record's state_before against the seed
+ * rules, it exercises every seed handoff rule, and every kind of next step.
  */
 class HandoffFixturesTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/handoff");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("handoff");
 
     private static ReplayReport replay() throws Exception {
         return new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
@@ -35,7 +36,7 @@ class HandoffFixturesTest {
     @Test
     void everyShippedHandoffRuleIsExercisedByTheHistory() throws Exception {
         assertEquals(List.of(), replay().neverFired().getOrDefault("handoff", List.of()),
-                "rules no fixture exercises; add a turn to HandoffFixtures.SCRIPTS and run make fixtures");
+                "seed rules no seed record exercises: the frozen seed history must cover the seed rules");
     }
 
     @Test

@@ -92,11 +92,14 @@ class HandoffPackTest {
     }
 
     @Test
-    void withoutSignalOrTargetsTheNextAgentInCrewOrderTakesOver() {
+    void withoutSignalOrTargetsTheFirstOtherAgentInCrewOrderTakesOver() {
+        // go-agentic's order (SPEC 4.5): from the top of the crew, not from the agent's place
         Decision<HandoffOutcome> d = turn(RULES, at("exam", "student", 0), "student", "hmm", 0);
-        assertEquals("reporter", d.outcome().next().agent());
-        Decision<HandoffOutcome> wrap = turn(RULES, at("exam", "reporter", 0), "reporter", "hmm", 0);
-        assertEquals("teacher", wrap.outcome().next().agent());
+        assertEquals("teacher", d.outcome().next().agent());
+        Decision<HandoffOutcome> last = turn(RULES, at("exam", "reporter", 0), "reporter", "hmm", 0);
+        assertEquals("teacher", last.outcome().next().agent());
+        Decision<HandoffOutcome> first = turn(RULES, at("exam", "teacher", 0), "teacher", "hmm", 0);
+        assertEquals("student", first.outcome().next().agent());
     }
 
     @Test

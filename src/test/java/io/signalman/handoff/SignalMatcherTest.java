@@ -83,4 +83,22 @@ class SignalMatcherTest {
     void twoSignalsWithOneNormalizedFormAreTheSameSignal() {
         assertEquals(SignalMatcher.canonical("[ROUTE EXECUTOR]"), SignalMatcher.canonical("[  route   executor ]"));
     }
+
+    @Test
+    void aBracketedSpanLongerThan100Utf8BytesNeverMatches() {
+        String padded = "[ DONE" + " ".repeat(93) + "]";
+        assertEquals(100, padded.length());
+        assertEquals(NORMALIZED, SignalMatcher.match("[DONE]", "ok " + padded));
+        assertNull(SignalMatcher.match("[DONE]", "ok [ DONE" + " ".repeat(94) + "]"));
+        // the innermost brackets are the span: a long outer span does not hide a short inner one
+        assertEquals(NORMALIZED, SignalMatcher.match("[DONE]", "[" + "x".repeat(200) + "[ done ]" + "]"));
+        assertNull(SignalMatcher.match("[" + "A".repeat(100) + "]", "[" + "A".repeat(100) + "]"));
+    }
+
+    @Test
+    void aResponseOfManyUnclosedBracketsIsScannedInOnePass() {
+        // Each '[' restarts the span and a span is dropped past 100 bytes: no span is rescanned
+        String text = "[ x".repeat(200_000) + "[ done ]";
+        assertEquals(NORMALIZED, SignalMatcher.match("[DONE]", text));
+    }
 }

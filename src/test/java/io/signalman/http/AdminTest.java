@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.signalman.TestBundles;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -53,8 +54,8 @@ class AdminTest {
 
     @BeforeAll
     static void startServers() throws Exception {
-        together = Server.start(ServerConfig.defaults().withPort(0).withData(publicData).withAdminToken(TOKEN));
-        separate = Server.start(ServerConfig.defaults().withPort(0).withData(separateData).withAdminToken(TOKEN)
+        together = Server.start(TestBundles.seedServer().withData(publicData).withAdminToken(TOKEN));
+        separate = Server.start(TestBundles.seedServer().withData(separateData).withAdminToken(TOKEN)
                 .withAdminListener("127.0.0.1", 0));
     }
 
@@ -120,7 +121,7 @@ class AdminTest {
 
     @Test
     void theAdminListenerIsBoundToLoopbackByDefaultAndTheTokenIsNeverInTheConfigurationsText() {
-        ServerConfig c = ServerConfig.defaults().withAdminToken(TOKEN).withAdminListener(ServerConfig.AdminListener.DEFAULT_HOST, 9091);
+        ServerConfig c = TestBundles.seedServer().withAdminToken(TOKEN).withAdminListener(ServerConfig.AdminListener.DEFAULT_HOST, 9091);
         assertEquals("127.0.0.1", c.adminListener().host());
         assertFalse(c.toString().contains(TOKEN), c.toString());
         assertTrue(c.toString().contains("admin-token=set"), c.toString());
@@ -129,7 +130,7 @@ class AdminTest {
 
     @Test
     void withoutAConfiguredTokenEveryAdminCallIsRefused() throws Exception {
-        try (Server none = Server.start(ServerConfig.defaults().withPort(0).withData(publicData.resolve("none")))) {
+        try (Server none = Server.start(TestBundles.seedServer().withData(publicData.resolve("none")))) {
             for (AdminCall c : ADMIN) {
                 error(call(none.port(), c, "Bearer anything"), 403, "forbidden");
             }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.TestBundles;
 import io.signalman.http.BodyEndpoints.Endpoint;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
@@ -59,7 +60,7 @@ class BadInputFuzzTest {
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger decided = new AtomicInteger();
         java.util.Map<Integer, AtomicInteger> statuses = new java.util.concurrent.ConcurrentSkipListMap<>();
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withAdminToken(BodyEndpoints.TOKEN))) {
+        try (Server server = Server.start(TestBundles.seedServer().withData(data).withAdminToken(BodyEndpoints.TOKEN))) {
             BodyEndpoints.prepare(server.port());
             Semaphore slots = new Semaphore(IN_FLIGHT);
             List<CompletableFuture<?>> all = new ArrayList<>();

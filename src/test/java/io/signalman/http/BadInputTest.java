@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.TestBundles;
 import io.signalman.http.BodyEndpoints.Endpoint;
 import io.signalman.json.Json;
 import java.io.ByteArrayInputStream;
@@ -48,8 +49,8 @@ class BadInputTest {
 
     @BeforeAll
     static void startServers() throws Exception {
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withAdminToken(BodyEndpoints.TOKEN));
-        bigBodies = Server.start(ServerConfig.defaults().withPort(0).withData(bigData).withAdminToken(BodyEndpoints.TOKEN)
+        server = Server.start(TestBundles.seedServer().withData(data).withAdminToken(BodyEndpoints.TOKEN));
+        bigBodies = Server.start(TestBundles.seedServer().withData(bigData).withAdminToken(BodyEndpoints.TOKEN)
                 .withBodyLimit(BIG_BODY_LIMIT));
         BodyEndpoints.prepare(server.port());
         BodyEndpoints.prepare(bigBodies.port());

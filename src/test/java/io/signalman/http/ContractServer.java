@@ -1,6 +1,7 @@
 package io.signalman.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,7 +26,7 @@ final class ContractServer implements AutoCloseable {
     final Contract contract;
 
     ContractServer(Path data) throws Exception {
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withAdminToken(TOKEN));
+        server = Server.start(TestBundles.seedServer().withData(data).withAdminToken(TOKEN));
         contract = new Contract(send(server.port(), "GET", "/openapi.yaml", null).body());
         send(server.port(), "POST", "/v1/fsm/instances", "{\"id\": \"" + FSM_ID + "\", \"machine\": \"review-flow\"}");
         send(server.port(), "POST", "/v1/handoff/conversations", "{\"crew\": \"exam\", \"id\": \"" + CONVERSATION_ID + "\"}");

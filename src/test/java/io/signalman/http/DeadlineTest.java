@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
@@ -43,7 +44,7 @@ class DeadlineTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(Brake.rules(tmp)).withFixtures(tmp.resolve("none"))
+        server = Server.start(TestBundles.seedServer().withRules(Brake.rules(tmp)).withFixtures(tmp.resolve("none"))
                 .withData(tmp.resolve("data")).withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)));
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
@@ -47,7 +48,7 @@ class DispatchHttpTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBlockedWarnMs(200));
+        server = Server.start(TestBundles.seedServer().withData(data).withBlockedWarnMs(200));
     }
 
     @AfterAll
@@ -110,6 +111,39 @@ class DispatchHttpTest {
     }
 
     @Test
+    void theSessionScopeShowsWhyTwoIdentityLinkedMessagesShareASession() throws Exception {
+        // Given two ids of one person, linked in config.json as vip-alice, in two telegram chats
+        JsonNode a = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": \"7\"}, \"sender\": \"555\"}"));
+        JsonNode b = ok(post(DISPATCH, "{\"channel\": \"Telegram\", \"chat\": {\"id\": \"8\"}, \"sender\": \"Alice@Example.com\"}"));
+
+        // Then both carry the same scope: the VIP rule keeps only the sender, after identity links
+        JsonNode want = Json.parse("{\"agent\": \"concierge\", \"channel\": \"telegram\", \"account\": \"default\","
+                + " \"sender\": \"vip-alice\"}");
+        assertEquals(want, a.get("session_scope"), a.toString());
+        assertEquals(want, b.get("session_scope"));
+        assertEquals(a.get("session_key"), b.get("session_key"));
+        // And a stranger in the same chat gets the chat in its scope (the config's dimensions)
+        JsonNode c = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": \"7\"}, \"sender\": \"u-9\"}"));
+        assertEquals(Json.parse("{\"agent\": \"assistant\", \"channel\": \"telegram\", \"account\": \"default\","
+                + " \"chat\": \"direct:7\", \"topic\": \"\", \"sender\": \"u-9\"}"), c.get("session_scope"), c.toString());
+    }
+
+    @Test
+    void aRuleThatOverridesTheDimensionsScopesTheSessionToThemAndExplainShowsIt() throws Exception {
+        // Given the community guild's rule: one session per chat, whoever writes
+        String base = "{\"channel\": \"discord\", \"space\": {\"type\": \"guild\", \"id\": \"g-community\"},"
+                + " \"chat\": {\"type\": \"channel\", \"id\": \"c1\"}, \"sender\": \"%s\"}";
+        JsonNode one = ok(post(DISPATCH + "?explain=true", String.format(base, "u1")));
+        JsonNode other = ok(post(DISPATCH, String.format(base, "u2")));
+
+        // Then the scope has no sender, which is why two members share one session
+        assertEquals(Json.parse("{\"agent\": \"community\", \"channel\": \"discord\", \"account\": \"default\","
+                + " \"space\": \"guild:g-community\", \"chat\": \"channel:c1\"}"), one.get("session_scope"), one.toString());
+        assertEquals(one.get("session_key"), other.get("session_key"));
+        assertTrue(one.has("explain"), "the explained decision shows the scope beside its explanation");
+    }
+
+    @Test
     void aCjkMessageIsCountedPerCharacterOverHttp() {
         JsonNode d = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"message\": \"" + "我想了解一下这个系统".repeat(6) + "\"}"));
         assertEquals(60, d.get("model").get("features").get("token_estimate").asInt());
@@ -136,7 +170,7 @@ class DispatchHttpTest {
                 lines.addAll(Files.readAllLines(p));
             }
         }
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBlockedWarnMs(200));
+        server = Server.start(TestBundles.seedServer().withData(data).withBlockedWarnMs(200));
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"logged-dispatch\"") && l.contains("\"endpoint\":\"/v1/dispatch\"")
                 && l.contains("\"pack\":\"dispatch\"")));
     }

@@ -3,6 +3,7 @@ package io.signalman.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.signalman.TestBundles;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -45,7 +46,7 @@ class EventLoopTest {
 
     @Test
     void noEventLoopIsBlockedWhileEveryEndpointIsUnderLoad() throws Exception {
-        ServerConfig config = ServerConfig.defaults().withPort(0).withData(tmp).withBlockedWarnMs(100);
+        ServerConfig config = TestBundles.seedServer().withData(tmp).withBlockedWarnMs(100);
         AtomicInteger requests = new AtomicInteger();
         try (Server server = Server.start(config)) {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
@@ -40,7 +41,7 @@ class IdempotencyTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data));
+        server = Server.start(TestBundles.seedServer().withData(data));
     }
 
     @AfterAll

@@ -34,7 +34,7 @@ class MetricsTest {
     @BeforeEach
     void start() throws Exception {
         rules = TestBundles.copyOfRules(tmp);
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(TestBundles.FIXTURES)
+        server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(TestBundles.FIXTURES)
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
     }
 
@@ -66,6 +66,35 @@ class MetricsTest {
         assertFalse(text.contains("m-1"), "a raw instance id became a label");
         assertTrue(value(text, "vertx_http_server_response_time_seconds_bucket", "route=\"/v1/broker/route\"", "le=\"+Inf\"")
                 .orElse(0) >= 5, "a latency histogram per route");
+        long sizeBuckets = text.lines().filter(l -> l.startsWith("vertx_http_server_response_bytes_bucket")
+                && l.contains("route=\"/v1/broker/route\"") && l.contains("code=\"200\"")).count();
+        assertEquals(Metrics.SIZE_BUCKETS.length + 1, sizeBuckets, "a handful of size buckets, +Inf included, not ~270");
+        assertTrue(value(text, "vertx_http_server_response_bytes_bucket", "route=\"/v1/broker/route\"", "le=\"1024.0\"")
+                .orElse(0) >= 5, "a routing answer is under 1 KiB");
+    }
+
+    @Test
+    void rulesEndpointCountsLiveFiringsApartFromTheGatesReplay() throws Exception {
+        // Given a server whose gate replayed the golden history at start-up, and one routed trade
+        assertEquals(200, post("/v1/broker/route", TRADE).statusCode());
+
+        // When the rules are listed
+        com.fasterxml.jackson.databind.JsonNode rules = io.signalman.json.Json.parse(get("/v1/rules").body()).get("rules");
+
+        // Then "fired" is the live decision only, as Prometheus counts it, and the replay is apart
+        com.fasterxml.jackson.databind.JsonNode trade = null;
+        long gate = 0;
+        for (com.fasterxml.jackson.databind.JsonNode r : rules) {
+            gate += r.get("fired_in_gate").asLong();
+            if ("trade messages go to VP Trading".equals(r.get("name").asText())) {
+                trade = r;
+            }
+        }
+        assertEquals(1, trade.get("fired").asLong(), trade.toString());
+        assertTrue(trade.get("fired_in_gate").asLong() > 0, "the golden history has trades: " + trade);
+        assertTrue(gate > 0);
+        assertEquals(1.0, value(get("/metrics").body(), "signalman_rule_fired_total",
+                "rule=\"trade messages go to VP Trading\"").orElse(0));
     }
 
     @Test
@@ -122,6 +151,26 @@ class MetricsTest {
         assertEquals(1.0, value(text, "signalman_rejections_total", "error=\"unauthorized\"", "status=\"401\"").orElse(0));
         assertEquals(1.0, value(text, "signalman_rejections_total", "error=\"invalid_transition\"", "status=\"409\"").orElse(0));
         assertEquals(1.0, value(text, "signalman_rejections_total", "error=\"not_found\"", "status=\"404\"").orElse(0));
+    }
+
+    @Test
+    void theJvmsHeapAndCollectionsAndEachStateStoresSizeArePublished() {
+        // Given two FSM instances and one conversation
+        for (String id : new String[] {"s-1", "s-2"}) {
+            assertEquals(201, post("/v1/fsm/instances", "{\"id\": \"" + id + "\", \"machine\": \"review-flow\"}").statusCode());
+        }
+        assertEquals(201, post("/v1/handoff/conversations", "{\"crew\": \"exam\"}").statusCode());
+
+        String text = get("/metrics").body();
+
+        // Then the heap and the collector are there (issue 17.3), with each store's entries
+        assertTrue(value(text, "jvm_memory_used_bytes", "area=\"heap\"").orElse(0) > 0, text);
+        assertTrue(value(text, "jvm_memory_max_bytes", "area=\"heap\"").isPresent(), text);
+        assertTrue(text.contains("jvm_gc_"), "GC metrics");
+        assertEquals(2.0, value(text, "signalman_state_entries", "store=\"fsm\"").orElse(-1), text);
+        assertEquals(1.0, value(text, "signalman_state_entries", "store=\"handoff\"").orElse(-1), text);
+        // ... and the decision log's health (issue 17.2)
+        assertTrue(text.contains("signalman_decision_log_available 1.0"), text);
     }
 
     /** The sum of a metric's samples whose labels include all of {@code labels}. */

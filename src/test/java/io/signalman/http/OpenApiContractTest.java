@@ -105,4 +105,26 @@ class OpenApiContractTest {
         assertEquals("envelope.priority", error.at("/details/field").asText());
         assertNotEquals(204, s.toReferee("POST", "/v1/broker/route", body).statusCode());
     }
+
+    @Test
+    void theDispatchDecisionHasExactlyTheFieldsItsSchemaDocumentsWithItsSessionScope() throws Exception {
+        JsonNode body = Json.parse("{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"},"
+                + " \"topic\": \"42\", \"sender\": \"U1\", \"message\": \"hi\"}");
+
+        JsonNode d = Json.parse(s.toServer("POST", "/v1/dispatch", body).body());
+
+        io.vertx.core.json.JsonObject schemas = s.contract.raw.getJsonObject("components").getJsonObject("schemas");
+        io.vertx.core.json.JsonObject own = schemas.getJsonObject("DispatchDecision").getJsonArray("allOf").getJsonObject(1);
+        Set<String> documented = new TreeSet<>(own.getJsonObject("properties").fieldNames());
+        documented.addAll(schemas.getJsonObject("DecisionMeta").getJsonObject("properties").fieldNames());
+        Set<String> answered = new TreeSet<>();
+        d.fieldNames().forEachRemaining(answered::add);
+        assertTrue(documented.containsAll(answered), "undocumented fields: " + answered + " vs " + documented);
+        own.getJsonArray("required").forEach(f -> assertTrue(d.has((String) f), f + " is required: " + d));
+
+        io.vertx.core.json.JsonObject scope = own.getJsonObject("properties").getJsonObject("session_scope");
+        d.get("session_scope").fieldNames().forEachRemaining(f ->
+                assertTrue(scope.getJsonObject("properties").containsKey(f), "undocumented session_scope." + f));
+        scope.getJsonArray("required").forEach(f -> assertTrue(d.get("session_scope").has((String) f), "session_scope." + f));
+    }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -44,7 +45,7 @@ class OverloadTest {
     @Test
     void pastTheBoundRequestsAreRefused503AtOnceWhileAdmittedWorkRunsAndTheHeapStaysFlat() throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        ServerConfig config = ServerConfig.defaults().withPort(0).withRules(Brake.rules(tmp)).withFixtures(tmp.resolve("none"))
+        ServerConfig config = TestBundles.seedServer().withRules(Brake.rules(tmp)).withFixtures(tmp.resolve("none"))
                 .withData(tmp.resolve("data")).withWorkers(CAPACITY)
                 .withLimits(RequestLimits.defaults().withMaxInFlight(CAPACITY).withDeadlineMs(60_000));
         Brake.close();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
@@ -419,7 +420,7 @@ class SignalsHttpTest {
     // ---- helpers ------------------------------------------------------------------------------
 
     private static Server start(Path dataDir) throws Exception {
-        return Server.start(ServerConfig.defaults().withPort(0).withData(dataDir).withBlockedWarnMs(200));
+        return Server.start(TestBundles.seedServer().withData(dataDir).withBlockedWarnMs(200));
     }
 
     private static String signal(String agent, String kind, String payloadJson) {
@@ -512,7 +513,7 @@ class SignalsHttpTest {
                 names.add(r.get("name").asText());
             }
         });
-        assertEquals(12, names.size(), "the shipped signals pack: 6 agent, 3 plugin, 3 strategy routes: " + names);
+        assertEquals(14, names.size(), "the shipped signals pack: 8 agent, 3 plugin, 3 strategy routes: " + names);
         return names;
     }
 

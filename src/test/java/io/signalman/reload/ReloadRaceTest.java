@@ -55,7 +55,7 @@ class ReloadRaceTest {
                 revisionOf(variants.get("b")), Json.parse("[\"sr-director-tooling\",\"tool-smith\"]"));
         Path rules = rulesWith(tmp.resolve("live"), variants.get("a"));
 
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules)
+        try (Server server = Server.start(TestBundles.seedServer().withRules(rules)
                 .withFixtures(tmp.resolve("no-fixtures")).withData(tmp.resolve("data")).withAdminToken("t"))) {
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             URI route = URI.create("http://127.0.0.1:" + server.port() + "/v1/broker/route");

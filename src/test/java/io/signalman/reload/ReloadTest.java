@@ -26,12 +26,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Hot reload with its gate (SPEC 3.6): a changed rule goes live when it compiles and the golden
  * history accepts it, and is refused, with its reasons, when it does not compile, changes a
- * recorded decision that was not accepted, breaks an invariant, or strands live FSM state.
+ * recorded decision that was not accepted, fails a scenario, breaks an invariant, or strands live
+ * FSM state.
  */
 class ReloadTest {
 
     private static final String TOKEN = "reload-test-token";
     private static final String TOOL = "decide.primary(\"sr-director-tooling\")";
+    private static final String SCENARIOS = "broker/scenarios/routing.yaml";
+    /** What the broker's scenario for a new tool expects, in the seed bundle. */
+    private static final String TOOL_SCENARIO = "primary_recipients: [sr-director-tooling]";
 
     @TempDir
     Path tmp;
@@ -45,7 +49,7 @@ class ReloadTest {
         rules = TestBundles.copyOfRules(tmp);
         fixtures = tmp.resolve("replay-fixtures");
         TestBundles.copyTree(TestBundles.FIXTURES, fixtures);
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(fixtures)
+        server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(fixtures)
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
     }
 
@@ -58,6 +62,7 @@ class ReloadTest {
     void aGoodChangeWhoseFixturesWereAcceptedGoesLiveWithinSecondsWithoutARestart() throws Exception {
         String before = revision();
         TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        TestBundles.edit(rules.resolve(SCENARIOS), TOOL_SCENARIO, "primary_recipients: [sr-director-tooling, tool-smith]");
         assertEquals(0, CliRunner.run("replay", "--rules", rules.toString(), "--accept", fixtures.toString()).code());
 
         Await.until(Duration.ofSeconds(20), "the watcher to load the new rules", () -> !revision().equals(before));
@@ -84,6 +89,28 @@ class ReloadTest {
     }
 
     @Test
+    void aRuleThatRunsCodeIsRefusedAtItsLineAndNeverRuns() throws Exception {
+        // Given a consequence that reads /etc/hostname and prints it
+        String before = revision();
+        Path drl = rules.resolve("broker/routing.drl");
+        TestBundles.edit(drl, TOOL + ".priority(\"low\");", TOOL + ".priority(\"low\");\n    System.out.println(java.nio.file.Files.readString("
+                + "java.nio.file.Path.of(\"/etc/hostname\")));");
+        int line = java.nio.file.Files.readAllLines(drl).indexOf(
+                "    System.out.println(java.nio.file.Files.readString(java.nio.file.Path.of(\"/etc/hostname\")));") + 1;
+
+        // When the server is asked to reload
+        HttpResponse<String> res = reload(TOKEN);
+
+        // Then it is refused at that line, and the old rules keep serving
+        assertEquals(422, res.statusCode(), res.body());
+        JsonNode error = Json.parse(res.body()).get("details").get("errors").get(0);
+        assertEquals("broker/routing.drl", error.get("file").asText());
+        assertEquals(line, error.get("line").asInt(), res.body());
+        assertTrue(error.get("message").asText().contains("reaches outside the rule"), res.body());
+        assertEquals(before, revision());
+    }
+
+    @Test
     void aChangedDecisionThatWasNotAcceptedIsRefusedNamingTheRecordsItChanges() throws Exception {
         String before = revision();
         TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
@@ -94,6 +121,23 @@ class ReloadTest {
         JsonNode errors = Json.parse(res.body()).get("details").get("errors");
         assertTrue(errors.get(0).get("file").asText().endsWith("broker/history.jsonl"), errors.toString());
         assertTrue(errors.get(0).get("message").asText().contains("primary_recipients"), errors.toString());
+        assertEquals(before, revision());
+    }
+
+    @Test
+    void aFailingScenarioRefusesTheReloadNamingTheScenarioItsFileAndWhatCameOut() throws Exception {
+        String before = revision();
+        TestBundles.edit(rules.resolve(SCENARIOS), TOOL_SCENARIO, "primary_recipients: [tool-smith]");
+
+        HttpResponse<String> res = reload(TOKEN);
+
+        assertEquals(422, res.statusCode());
+        JsonNode errors = Json.parse(res.body()).get("details").get("errors");
+        assertEquals(1, errors.size(), errors.toString());
+        assertEquals(SCENARIOS, errors.get(0).get("file").asText());
+        assertTrue(errors.get(0).get("line").asInt() > 1, errors.toString());
+        assertEquals("scenario \"a newly installed tool goes to the Sr. Director of Tooling at low priority\" fails:"
+                + " primary_recipients: expected [\"tool-smith\"], got [\"sr-director-tooling\"]", errors.get(0).get("message").asText());
         assertEquals(before, revision());
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code replay --accept} changes only what changed (issue 18, point 3): the diff shows exactly the changed decisions. */
 class AcceptTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/broker/history.jsonl");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");
     private static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
 
     @TempDir

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Archives as the decision log leaves them: plain and gzip-compressed files, torn tails, folders with nothing to read. */
 class ArchiveTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/broker/history.jsonl");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");
 
     @TempDir
     Path tmp;

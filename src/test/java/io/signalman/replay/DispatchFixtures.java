@@ -29,9 +29,9 @@ final class DispatchFixtures {
 
     static void record(Path out) throws Exception {
         Path dir = out.resolve("dispatch");
-        FixtureRecorder.record(TestBundles.RULES, ENDPOINT, crafted(), seeded(200, 20261204L), dir.resolve("history.jsonl"));
+        FixtureRecorder.record(TestBundles.LIVE_RULES, ENDPOINT, crafted(), seeded(200, 20261204L), dir.resolve("history.jsonl"));
         Path scenario = dir.resolve("billing-retired");
-        Path copy = TestBundles.copyOfRules(Files.createTempDirectory("signalman-billing-retired"));
+        Path copy = TestBundles.copyOfRules(TestBundles.LIVE_RULES, Files.createTempDirectory("signalman-billing-retired"));
         Files.copy(scenario.resolve("reference/dispatch/agents.json"), copy.resolve("dispatch/agents.json"),
                 StandardCopyOption.REPLACE_EXISTING);
         FixtureRecorder.record(copy, ENDPOINT, billingRetired(), List.of(), scenario.resolve("history.jsonl"));

@@ -56,10 +56,10 @@ public final class FixtureRecorder {
     }
 
     static void recordBroker(Path out) throws Exception {
-        record(TestBundles.RULES, crafted(), seeded(320, 20261121L), out.resolve("broker/history.jsonl"));
+        record(TestBundles.LIVE_RULES, crafted(), seeded(320, 20261121L), out.resolve("broker/history.jsonl"));
         Path scenario = out.resolve("broker/registry-without-traders");
         Path rules = Files.createTempDirectory("signalman-no-traders");
-        Path copy = TestBundles.copyOfRules(rules);
+        Path copy = TestBundles.copyOfRules(TestBundles.LIVE_RULES, rules);
         Files.copy(scenario.resolve("reference/broker/org-chart.json"), copy.resolve("broker/org-chart.json"),
                 StandardCopyOption.REPLACE_EXISTING);
         record(copy, noTraders(), List.of(), scenario.resolve("history.jsonl"));

@@ -1,6 +1,7 @@
 package io.signalman.replay;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -33,7 +34,7 @@ public final class GeneratedArchive {
         List<String> out = new ArrayList<>();
         try {
             for (String pack : packs) {
-                for (String line : Files.readAllLines(Path.of("replay-fixtures", pack, "history.jsonl"), StandardCharsets.UTF_8)) {
+                for (String line : Files.readAllLines(TestBundles.FIXTURES.resolve(pack).resolve("history.jsonl"), StandardCharsets.UTF_8)) {
                     if (line.isBlank()) {
                         continue;
                     }

@@ -41,7 +41,12 @@ final class HandoffFixtures {
             new Script("exam-vietnamese", "exam", List.of(say("teacher", "Hết giờ! [ KẾT  THÚC  THI ]"),
                     say("reporter", "[OK] noted, and [DONE]"))),
             new Script("exam-tools", "exam", List.of(new Say("teacher", "[QUESTION]", 2), say("teacher", "plain"),
-                    say("student", "no signal here"), say("reporter", "[ QUESTION ] is not mine"))),
+                    say("student", "no signal here"), say("teacher", "still plain"), say("student", "[ DONE ] is not mine"))),
+            // A panel with no next_agent and no member's route falls through to the teacher's default handoff
+            new Script("exam-panel-default", "exam", List.of(say("teacher", "Question 3 [QUESTION]"),
+                    say("student", "I do not know."), say("reporter", "Nothing to note."))),
+            // A bracketed span over 100 UTF-8 bytes never matches: the default handoff applies
+            new Script("exam-long-span", "exam", List.of(say("teacher", "[ question" + " ".repeat(91) + "]"))),
             new Script("support-default", "support", List.of(say("triage", "Let me look."),
                     say("billing", "Refund issued."), say("closer", "Anything else?"))),
             new Script("support-pause", "support", List.of(say("triage", "[tech]"),
@@ -99,7 +104,7 @@ final class HandoffFixtures {
 
     /** Records into {@code replay-fixtures/handoff/history.jsonl} under the shipped rules. */
     static void recordInto(Path out) throws Exception {
-        record(TestBundles.RULES, out.resolve("handoff/history.jsonl"));
+        record(TestBundles.LIVE_RULES, out.resolve("handoff/history.jsonl"));
     }
 
     /** Records the handoff history alone (FixtureRecorder records every pack's). */

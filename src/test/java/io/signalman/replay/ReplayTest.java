@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code signalman replay} (SPEC 6): what changes, what breaks, and what the exit code says. */
 class ReplayTest {
 
-    private static final Path HISTORY = Path.of("replay-fixtures/broker/history.jsonl");
+    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");
     private static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
 
     @TempDir
@@ -56,7 +56,7 @@ class ReplayTest {
     @Test
     void theCommandExitsNonZeroOnChangesAndZeroWhenNothingChanged() {
         assertEquals(1, CliRunner.run("replay", "--rules", changedRules.toString(), HISTORY.toString()).code());
-        CliRunner.Result same = CliRunner.run("replay", "--rules", "rules", "replay-fixtures");
+        CliRunner.Result same = CliRunner.run("replay", "--rules", TestBundles.RULES.toString(), TestBundles.FIXTURES.toString());
         assertEquals(0, same.code(), same.out() + same.err());
         assertTrue(same.out().contains("PASS"));
     }

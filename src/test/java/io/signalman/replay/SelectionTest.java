@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code --since}, {@code --until}, {@code --pack} and {@code --sample}: what is replayed, and what the report says was skipped. */
 class SelectionTest {
 
-    private static final Path FIXTURES = Path.of("replay-fixtures");
+    private static final Path FIXTURES = TestBundles.FIXTURES;
 
     @TempDir
     Path tmp;
@@ -82,9 +82,9 @@ class SelectionTest {
 
     @Test
     void badSelectionsAreUsageErrors() {
-        assertEquals(2, CliRunner.run("replay", "--sample", "0", "replay-fixtures").code());
-        assertEquals(2, CliRunner.run("replay", "--sample", "1.5", "replay-fixtures").code());
-        assertEquals(2, CliRunner.run("replay", "--since", "yesterday", "replay-fixtures").code());
-        assertEquals(2, CliRunner.run("replay", "--pack", "nosuchpack", "replay-fixtures").code());
+        assertEquals(2, CliRunner.run("replay", "--sample", "0", FIXTURES.toString()).code());
+        assertEquals(2, CliRunner.run("replay", "--sample", "1.5", FIXTURES.toString()).code());
+        assertEquals(2, CliRunner.run("replay", "--since", "yesterday", FIXTURES.toString()).code());
+        assertEquals(2, CliRunner.run("replay", "--pack", "nosuchpack", FIXTURES.toString()).code());
     }
 }

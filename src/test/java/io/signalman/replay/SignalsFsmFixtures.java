@@ -16,7 +16,7 @@ final class SignalsFsmFixtures {
     }
 
     static void record(Path fixtures) throws Exception {
-        try (ScriptedRecording s = new ScriptedRecording(TestBundles.RULES)) {
+        try (ScriptedRecording s = new ScriptedRecording(TestBundles.LIVE_RULES)) {
             reviewFlow(s);
             transaction(s);
             signals(s);
@@ -79,6 +79,12 @@ final class SignalsFsmFixtures {
         s.expect(200, SIGNALS, signal("summarizer", "user_message", "{\"text\":\"hello\"}"));
         s.expect(200, SIGNALS, signal("summarizer", "stop", null));
         s.expect(200, SIGNALS, signal("summarizer", "timer", null));
+        // Routes over the payload as a whole: a plain-text payload, an empty one, null, absent, an object
+        s.expect(200, SIGNALS, signal("notetaker", "user_message", "\"buy milk\""));
+        s.expect(200, SIGNALS, signal("notetaker", "user_message", "\"\""));
+        s.expect(200, SIGNALS, signal("notetaker", "user_message", "null"));
+        s.expect(200, SIGNALS, signal("notetaker", "user_message", null));
+        s.expect(200, SIGNALS, signal("notetaker", "user_message", "{\"text\":\"buy milk\"}"));
         // The teller agent runs a transaction: its strategy routes outrank everything.
         s.expect(201, "/v1/fsm/instances", "{\"id\":\"clerk\",\"machine\":\"transaction\"}");
         s.expect(200, SIGNALS, signal("clerk", "timer", null));

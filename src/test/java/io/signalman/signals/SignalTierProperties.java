@@ -43,7 +43,7 @@ class SignalTierProperties {
             for (boolean a : new boolean[] {true, false}) {
                 String expected = s ? "strategy" : a ? "agent" : "plugin";
                 SignalDecision d = decide(all, s, a);
-                assertEquals(expected, d.tier(), "saliences " + strategy + "/" + agent + "/" + plugin);
+                assertEquals(expected, d.tier().agendaGroup(), "saliences " + strategy + "/" + agent + "/" + plugin);
                 assertEquals(expected, d.actionValue());
                 if (s || a) {
                     assertEquals(d, decide(withoutPlugin, s, a), "a plugin route changed a higher tier's decision");

@@ -50,6 +50,6 @@ class SignalsProperties {
     void anAgentRunningATransactionIsAlwaysGovernedByItsStrategyOnStop(@ForAll("steps") SignalStep step) {
         SignalStep stop = new SignalStep(step.agent(), "stop", step.payload(), new FsmInstance("transaction", "processing"));
         SignalDecision d = Packs.SIGNALS.decide(BUNDLE, stop, false).outcome();
-        assertTrue("strategy".equals(d.tier()) && "force_stop".equals(d.actionType()), d::toString);
+        assertTrue(d.tier() == SignalTier.STRATEGY && "force_stop".equals(d.actionType()), d::toString);
     }
 }

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 127.0.0.1 whose state maps write through to a real PostgreSQL ({@code --state-jdbc}, schema by
  * Flyway); both are stopped, both are started again, and every instance and conversation is there.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
-class ClusterStateTest {
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class ClusterRestartTest {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -97,8 +97,15 @@ class ClusterStateTest {
                     "127.0.0.1", "--cluster-port", members.get(i).substring(members.get(i).indexOf(':') + 1), "--members",
                     String.join(",", members), "--state-jdbc", pg.jdbcUrl()));
         }
-        for (ServeProcess n : nodes) {
-            n.awaitServing(Duration.ofSeconds(120));
+        try {
+            for (ServeProcess n : nodes) {
+                n.awaitServing(Duration.ofSeconds(240));
+            }
+        } catch (AssertionError e) {
+            StringBuilder all = new StringBuilder(e.getMessage());
+            nodes.forEach(n -> all.append("\n--- a node's output:\n").append(n.output()));
+            nodes.forEach(ServeProcess::close);
+            throw new AssertionError(all.toString(), e);
         }
         Await.until(Duration.ofSeconds(60), "both nodes to see each other", () -> nodes.stream().allMatch(n -> {
             HttpResponse<String> r = send(n.port(), "GET", "/v1/cluster", null);

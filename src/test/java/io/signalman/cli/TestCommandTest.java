@@ -1,0 +1,59 @@
+package io.signalman.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.signalman.TestBundles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code signalman test [rules-dir]}: every pack's scenarios, exit 1 on a failure with expected vs actual and why. */
+class TestCommandTest {
+
+    @Test
+    void everyPacksScenariosRunAndPass() {
+        // When the seed bundle's scenarios are run
+        CliRunner.Result r = CliRunner.run("test", TestBundles.RULES.toString());
+
+        // Then each pack's are counted and the run passes
+        assertEquals(0, r.code(), r::toString);
+        for (String pack : new String[] {"broker", "signals", "fsm", "dispatch", "handoff"}) {
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(pack) && l.contains("scenarios:") && l.endsWith("0 failed")), r.out());
+        }
+        assertTrue(r.out().contains("ok: "), r.out());
+    }
+
+    @Test
+    void aFailingScenarioExitsOneShowingExpectedActualAndTheExplanation(@TempDir Path dir) throws Exception {
+        // Given rules where content goes to the CFO, and a scenario file with a typo
+        Path rules = TestBundles.copyOfRules(dir);
+        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"vp-content\")", "decide.primary(\"cfo\")");
+        Files.writeString(rules.resolve("broker/scenarios/typo.yaml"),
+                "- name: a typo\n  input: {type: event}\n  expcet: {rule: null}\n");
+
+        // When the scenarios run
+        CliRunner.Result r = CliRunner.run("test", rules.toString());
+
+        // Then it fails, naming the scenario at its file and line, expected vs actual, and why
+        assertEquals(1, r.code(), r::toString);
+        assertTrue(r.out().contains(rules.resolve("broker/scenarios/typo.yaml") + ":1: error: unknown key \"expcet\""), r.out());
+        assertTrue(r.out().contains(": FAIL \"published content goes to VP Content\""), r.out());
+        assertTrue(r.out().contains("primary_recipients: expected [\"vp-content\"], got [\"cfo\"]"), r.out());
+        assertTrue(r.out().contains("decided by \"content messages go to VP Content\""), r.out());
+        assertTrue(r.out().contains("rules considered, in firing order:"), r.out());
+        assertTrue(r.err().contains("FAIL: 1 of"), r.err());
+    }
+
+    @Test
+    void rulesThatDoNotCompileRunNoScenario(@TempDir Path dir) {
+        Path rules = TestBundles.copyOfRules(dir);
+        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"vp-content\")", "decide.primry(\"vp-content\")");
+
+        CliRunner.Result r = CliRunner.run("test", rules.toString());
+
+        assertEquals(1, r.code(), r::toString);
+        assertTrue(r.err().contains("routing.drl:") && r.err().contains("no scenario ran"), r.err());
+    }
+}

@@ -1,0 +1,104 @@
+package io.signalman.http;
+
+import static io.signalman.http.HttpCalls.json;
+import static io.signalman.http.HttpCalls.send;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.RuleDropper;
+import io.signalman.RuleDropper.RuleRef;
+import io.signalman.TestBundles;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A pack whose rules were all removed still decides (issue 19, point 1): its files keep their
+ * package, imports and global, so the bundle loads, but no rule declares the agenda groups the
+ * pack focuses. Every pack is emptied at once; each endpoint answers as it does when nothing
+ * matches, never 500.
+ */
+class EmptyPackHttpTest {
+
+    @TempDir
+    static Path tmp;
+
+    private static Server server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        Set<RuleRef> every = RuleDropper.rules(rules).stream().collect(Collectors.toSet());
+        RuleDropper.drop(rules, every);
+        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(tmp.resolve("none"))
+                .withData(tmp.resolve("data")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aSignalsPackWithNoRoutesAnswersUnroutedNot500() {
+        JsonNode d = json(post("/v1/signals/route",
+                "{\"agent\":\"reviewer\",\"signal\":{\"kind\":\"user_message\",\"payload\":{\"command\":\"go\"}}}"), 200);
+
+        assertTrue(d.get("unrouted").asBoolean(), d.toString());
+        assertTrue(d.get("action").isNull());
+        assertTrue(d.get("tier").isNull());
+        assertTrue(d.get("rule").isNull());
+    }
+
+    @Test
+    void aBrokerPackWithNoRulesStillAnswers() {
+        JsonNode d = json(post("/v1/broker/route", "{\"envelope\":{\"from_agent\":\"foresight\",\"priority\":\"normal\"},"
+                + "\"type\":\"event\",\"subtype\":\"trade.executed\"}"), 200);
+
+        assertTrue(d.get("rule").isNull(), d.toString());
+    }
+
+    @Test
+    void aDispatchPackWithNoRulesSendsEveryMessageToTheDefaultAgent() {
+        JsonNode d = json(post("/v1/dispatch", "{\"channel\":\"telegram\",\"chat\":{\"type\":\"group\",\"id\":\"-100123\"},"
+                + "\"sender\":\"U1\",\"message\":\"my order is late\"}"), 200);
+
+        assertEquals("default", d.get("matched_by").asText(), d.toString());
+    }
+
+    @Test
+    void aHandoffPackWithNoRulesHandsOverByDefault() {
+        json(post("/v1/handoff/conversations", "{\"crew\":\"support\",\"id\":\"empty-1\"}"), 201);
+
+        JsonNode d = json(post("/v1/handoff/conversations/empty-1/turns",
+                "{\"agent\":\"triage\",\"response\":\"[TECH]\",\"tool_calls\":0}"), 200);
+
+        // No signal rule is left: triage's first handoff target takes over
+        assertEquals("agent", d.at("/next/type").asText(), d.toString());
+        assertEquals("billing", d.at("/next/agent").asText());
+        assertTrue(d.get("signal").isNull());
+    }
+
+    @Test
+    void anFsmPackWithNoTransitionsRefusesEveryActionAsInvalid() {
+        json(post("/v1/fsm/instances", "{\"id\":\"empty-agent\",\"machine\":\"transaction\"}"), 201);
+
+        JsonNode e = json(post("/v1/fsm/instances/empty-agent/actions", "{\"action\":\"begin\",\"payload\":{}}"), 409);
+
+        assertEquals("invalid_transition", e.get("error").asText(), e.toString());
+    }
+
+    private static java.net.http.HttpResponse<String> post(String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+}
