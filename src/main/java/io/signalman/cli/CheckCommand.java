@@ -43,7 +43,14 @@ final class CheckCommand {
         }
     }
 
+    /**
+     * {@code path:line:column: severity: message}, the path as the user would type it from where
+     * they stand: a rule file under the rules folder, the golden history (absolute in the error)
+     * where it is.
+     */
     static String located(Path rules, BundleError e, String severity) {
-        return rules.resolve(e.file()).normalize() + ":" + e.line() + ":" + e.column() + ": " + severity + ": " + e.message();
+        Path file = Path.of(e.file());
+        return io.signalman.replay.ReplayGate.shown(file.isAbsolute() ? file : rules.resolve(file)) + ":" + e.line() + ":"
+                + e.column() + ": " + severity + ": " + e.message();
     }
 }

@@ -24,12 +24,40 @@ public final class Main {
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
                        [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
                        [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
-              explain  <pack> <input.json> [--rules DIR] [--json]
+              explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
               state    export [--data data | --state-jdbc URL] > states.jsonl
               state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {
+    }
+
+    /**
+     * One command's lines of {@link #USAGE} (its own line and the flag lines under it), so that
+     * every command answers {@code --help} with exactly what the overall usage says about it.
+     */
+    static String usageOf(String command) {
+        StringBuilder sb = new StringBuilder();
+        boolean in = false;
+        for (String line : USAGE.lines().toList()) {
+            if (line.startsWith("  ") && !line.startsWith("   ")) {
+                in = line.strip().startsWith(command + " ");
+                if (in) {
+                    sb.append("usage: signalman ").append(line.strip().replaceFirst("\\s+", " ")).append('\n');
+                }
+            } else if (in && line.startsWith("   ")) {
+                sb.append("         ").append(line.strip()).append('\n');
+            } else {
+                in = false;
+            }
+        }
+        if (sb.isEmpty()) {
+            return null;
+        }
+        if ("serve".equals(command)) {
+            sb.append(USAGE.lines().reduce((x, y) -> y).orElse("")).append('\n');
+        }
+        return sb.toString().stripTrailing();
     }
 
     public static void main(String[] argv) {
@@ -46,6 +74,13 @@ public final class Main {
             return argv.length == 0 ? 2 : 0;
         }
         String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
+        if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) {
+            String usage = usageOf(argv[0]);
+            if (usage != null) {
+                out.println(usage);
+                return 0;
+            }
+        }
         try {
             return switch (argv[0]) {
                 case "serve" -> ServeCommand.run(rest, out, err, env);

@@ -3,6 +3,7 @@ package io.signalman.cli;
 import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.BundleException;
+import io.signalman.engine.GateRefused;
 import io.signalman.http.ConnectionLimits;
 import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
@@ -49,6 +50,20 @@ final class ServeCommand {
                     a.getInt("cluster-port", ClusterConfig.DEFAULT_PORT), ClusterConfig.parseMembers(a.get("members", "")));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
+        }
+    }
+
+    /**
+     * A stop asked for (SIGTERM from a supervisor, Ctrl-C at {@code make run}) is a clean exit:
+     * the shutdown hook still drains and closes the server, and the exit status is 0, not the
+     * JVM's 128+signal, which {@code make} reports as an error ("Error 143").
+     */
+    @SuppressWarnings("sunapi")
+    private static void stopCleanlyOn(String signal) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal(signal), s -> new Thread(() -> System.exit(0), "signalman-stop").start());
+        } catch (IllegalArgumentException e) {
+            // The platform does not have this signal or the JVM reserves it (-Xrs): the default exit applies.
         }
     }
 
@@ -108,6 +123,11 @@ final class ServeCommand {
         Server server;
         try {
             server = Server.start(config);
+        } catch (GateRefused e) {
+            e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
+            err.println("signalman: the rules compile, but the gate refused them (" + e.errors().size()
+                    + " reason(s), invariant violations first); not serving");
+            return 1;
         } catch (BundleException e) {
             e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
             err.println("signalman: the rules do not compile; not serving");
@@ -117,6 +137,8 @@ final class ServeCommand {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "signalman-shutdown"));
+        stopCleanlyOn("TERM");
+        stopCleanlyOn("INT");
         out.printf("signalman serving http://%s:%d (rules %s)%n", config.host(), server.port(),
                 server.engine().bundle().revision());
         if (config.cluster() != null) {

@@ -3,7 +3,7 @@ package io.signalman.engine;
 import java.util.List;
 
 /** A bundle that was refused, with every error found (not only the first). */
-public final class BundleException extends Exception {
+public class BundleException extends Exception {
 
     private final transient List<BundleError> errors;
 

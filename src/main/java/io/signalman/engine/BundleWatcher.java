@@ -49,7 +49,8 @@ public final class BundleWatcher implements AutoCloseable {
                 RuleBundle b = engine.load();
                 LOG.info("reloaded rules: now serving {}", b.revision());
             } catch (BundleException e) {
-                LOG.warn("refused new rules ({} errors); still serving {}: {}", e.errors().size(),
+                LOG.warn("{} new rules ({} errors); still serving {}: {}",
+                        e instanceof GateRefused ? "the gate refused the" : "refused", e.errors().size(),
                         engine.current().map(RuleBundle::revision).orElse("nothing"), e.errors().get(0));
             } catch (RuntimeException e) {
                 LOG.error("reload failed", e);

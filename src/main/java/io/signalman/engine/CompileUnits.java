@@ -131,7 +131,10 @@ final class CompileUnits {
      * its bundle path with '/' escaped, so no two files of a pack can collide.
      */
     private static String resource(DrlFile f) {
-        return RESOURCES + folder(f.packageName()) + f.path().replace("%", "%25").replace("/", "%2F");
+        String name = RESOURCES + folder(f.packageName()) + f.path().replace("%", "%25").replace("/", "%2F");
+        // Drools picks a resource's reader by its extension: a decision table arrives here as the
+        // DRL read from it, so it is built as DRL.
+        return name.endsWith(".drl") ? name : name + ".drl";
     }
 
     private static String folder(String pkg) {

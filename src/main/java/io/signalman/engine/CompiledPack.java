@@ -1,5 +1,8 @@
 package io.signalman.engine;
 
+import io.signalman.engine.explain.Explainer;
+import io.signalman.engine.explain.RuleConditions;
+import io.signalman.engine.tables.DecisionTable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -27,6 +30,10 @@ public final class CompiledPack {
     private final ReferenceData reference;
     private final SessionPool pool;
     private final LongAdder[] fireCounts;
+    /** Firings during the gate's replay, set when the gate passed; null before (or without a gate). */
+    private volatile long[] gateCounts;
+    /** Every rule's conditions, parsed for explain on its first use (most packs are never explained). */
+    private volatile Map<String, RuleConditions> conditions;
 
     CompiledPack(PackDefinition definition, KieBase kieBase, List<ParsedRule> parsed, ReferenceData reference) {
         List<RuleInfo> rules = parsed.stream().map(ParsedRule::info).toList();
@@ -66,8 +73,30 @@ public final class CompiledPack {
         return reference;
     }
 
+    /**
+     * Times the rule fired in decisions made with this bundle since it passed the gate: the live
+     * count, as {@code signalman_rule_fired_total} counts (which also spans reloads).
+     */
     public long timesFired(RuleInfo rule) {
-        return fireCounts[rule.index()].sum();
+        return fireCounts[rule.index()].sum() - timesFiredInGate(rule);
+    }
+
+    /** Times the rule fired while the reload gate replayed the golden history over this bundle. */
+    public long timesFiredInGate(RuleInfo rule) {
+        long[] gate = gateCounts;
+        return gate == null ? 0 : gate[rule.index()];
+    }
+
+    /**
+     * Called once the gate has passed, before the bundle serves: what fired until now was the
+     * gate's replay, so it is kept apart from live firings.
+     */
+    void gatePassed() {
+        long[] gate = new long[fireCounts.length];
+        for (int i = 0; i < gate.length; i++) {
+            gate[i] = fireCounts[i].sum();
+        }
+        gateCounts = gate;
     }
 
     /**
@@ -81,13 +110,17 @@ public final class CompiledPack {
         List<RuleInfo> fired;
         R outcome;
         List<Evaluation.Considered> considered = null;
+        Explainer explainer = null;
         try {
             fired = List.copyOf(session.run(facts, explain));
             @SuppressWarnings("unchecked")
             C collector = (C) session.collector();
             outcome = read.apply(collector);
             if (explain) {
-                considered = explain(session, fired);
+                List<Object> seen = new ArrayList<>(facts);
+                seen.addAll(reference.facts());
+                explainer = new Explainer(conditions(), seen);
+                considered = explain(session, fired, explainer);
             }
         } catch (RuntimeException e) {
             pool.discard(session);
@@ -103,10 +136,26 @@ public final class CompiledPack {
                 decidedBy = r;
             }
         }
-        return new Evaluation<>(outcome, fired, decidedBy, considered);
+        return new Evaluation<>(outcome, fired, decidedBy, considered, explainer);
     }
 
-    private List<Evaluation.Considered> explain(PackSession session, List<RuleInfo> fired) {
+    /** The conditions of every rule by name, parsed once per compiled pack. */
+    public Map<String, RuleConditions> conditions() {
+        Map<String, RuleConditions> c = conditions;
+        if (c == null) {
+            Map<String, RuleConditions> built = new HashMap<>();
+            for (ParsedRule r : parsed) {
+                // A rule read from a decision table is explained at its row, not a generated line.
+                built.put(r.info().name(), DecisionTable.isTable(r.info().file())
+                        ? RuleConditions.of(r.reading(), r.info().line()) : RuleConditions.of(r.reading()));
+            }
+            c = Map.copyOf(built);
+            conditions = c;
+        }
+        return c;
+    }
+
+    private List<Evaluation.Considered> explain(PackSession session, List<RuleInfo> fired, Explainer explainer) {
         List<Evaluation.Considered> out = new ArrayList<>(rules.size());
         for (RuleInfo r : rules) {
             Evaluation.Status status;
@@ -117,7 +166,8 @@ public final class CompiledPack {
             } else {
                 status = Evaluation.Status.NOT_MATCHED;
             }
-            out.add(new Evaluation.Considered(r, status));
+            out.add(new Evaluation.Considered(r, status,
+                    status == Evaluation.Status.NOT_MATCHED ? explainer.check(r.name()) : null));
         }
         return out;
     }

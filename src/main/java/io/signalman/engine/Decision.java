@@ -2,6 +2,7 @@ package io.signalman.engine;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.explain.RuleCheck;
 import io.signalman.json.Json;
 
 /**
@@ -32,10 +33,31 @@ public record Decision<D>(String decisionId, String pack, String revision, D out
                 line.put("group", c.rule().agendaGroup());
                 line.put("status", c.status().wire());
                 line.put("why", why(c, by));
+                if (c.check() != null && c.check().failed() != null) {
+                    line.set("failed", c.check().failed().toJson());
+                }
                 explain.add(line);
             }
         }
         return out;
+    }
+
+    /**
+     * The answer to {@code why_not=<rule>}: where the rule is, how it took part, and every one of
+     * its constraints against this decision's facts with the values they read. Null when the
+     * decision was made without explanation or the pack has no such rule.
+     */
+    public ObjectNode whyNotJson(String rule) {
+        Evaluation.Considered c = evaluation.considered(rule);
+        if (c == null || evaluation.explainer() == null) {
+            return null;
+        }
+        RuleCheck check = evaluation.explainer().check(rule);
+        ObjectNode n = ruleJson(c.rule());
+        n.put("status", c.status().wire());
+        n.put("why", why(c, evaluation.decidedBy()));
+        n.setAll(check.toJson());
+        return n;
     }
 
     /**
@@ -62,7 +84,10 @@ public record Decision<D>(String decisionId, String pack, String revision, D out
             case FIRED -> (c.rule().decides() ? "decided: " : "added: ") + reason;
             case MATCHED_BUT_CANCELLED -> "matched (" + reason + "), but \"" + (decidedBy == null ? "another rule"
                     : decidedBy.name()) + "\" was tried first";
-            case NOT_MATCHED -> "did not match: it applies when " + reason;
+            case NOT_MATCHED -> c.check() == null ? "did not match: it applies when " + reason
+                    : c.check().holds() ? "did not match, although explain finds every condition true for this input"
+                    + " (it applies when " + reason + ")"
+                    : "did not match: " + c.check().sentence() + " (it applies when " + reason + ")";
         };
     }
 

@@ -42,11 +42,11 @@ public interface DecisionPack<I, D> extends PackDefinition {
 
     /**
      * A new decision of this pack on {@code bundle}: a fresh id, the bundle's revision, the pack's
-     * {@code outcome}, and the rules of the evaluation it came from.
+     * {@code outcome}, and the rules of the evaluation it came from (with its explainer, so
+     * {@code why_not} can ask about any rule).
      */
     default Decision<D> decision(RuleBundle bundle, D outcome, Evaluation<?> ev) {
-        return new Decision<>(Ulid.next(), name(), bundle.revision(), outcome,
-                new Evaluation<>(outcome, ev.fired(), ev.decidedBy(), ev.explain()));
+        return new Decision<>(Ulid.next(), name(), bundle.revision(), outcome, ev.withOutcome(outcome));
     }
 
     /** The pack-specific fields of a response, which are also what replay compares. */

@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import io.signalman.engine.tables.DecisionTable;
 import io.signalman.rulelang.RuleFile;
 import io.signalman.rulelang.RuleReading;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,7 @@ final class DrlIndex {
     private final Map<String, String> packages = new HashMap<>();
     private final List<Consequence> consequences = new ArrayList<>();
     private final Map<String, DrlFile> files = new java.util.LinkedHashMap<>();
+    private Map<String, DecisionTable> tables = Map.of();
 
     /**
      * A rule's consequence as written, to map Java errors in generated code back to the DRL.
@@ -73,7 +75,16 @@ final class DrlIndex {
 
     /** Indexes the pack's DRL files, given in sorted path order. */
     static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles) {
+        return of(pack, drlFiles, Map.of());
+    }
+
+    /**
+     * Indexes DRL files and the DRL read from decision tables (by the table's path); a rule from a
+     * table is at its row, so every message and explanation points into the spreadsheet.
+     */
+    static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles, Map<String, DecisionTable> tables) {
         DrlIndex index = new DrlIndex();
+        index.tables = tables;
         Map<String, RuleInfo> byName = new HashMap<>();
         for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
@@ -148,14 +159,18 @@ final class DrlIndex {
 
     private void indexFile(PackDefinition pack, String file, String text, Map<String, RuleInfo> byName) {
         RuleFile read = RuleFile.read(text, pack.vocabulary());
+        // The DRL read from a decision table is reported at the table's rows, not its own lines.
+        DecisionTable table = tables.get(file);
         if (!read.parsed()) {
             unparsable = true;
-            read.syntaxErrors().forEach(f -> errors.add(new BundleError(file, f.line(), f.column(), f.message())));
+            read.syntaxErrors().forEach(f -> errors.add(table == null ? new BundleError(file, f.line(), f.column(), f.message())
+                    : new BundleError(file, table.row(f.line()), 0, f.message())));
             return;
         }
         if (!read.errors().isEmpty()) {
             refused = true;
-            read.errors().forEach(f -> errors.add(new BundleError(file, f.line(), f.column(), f.message())));
+            read.errors().forEach(f -> errors.add(table == null ? new BundleError(file, f.line(), f.column(), f.message())
+                    : new BundleError(file, table.row(f.line()), 0, f.message())));
         }
         PackageDescr descr = read.descr();
         packages.put(file, descr.getName() == null ? "" : descr.getName());
@@ -182,8 +197,9 @@ final class DrlIndex {
     }
 
     private RuleInfo describe(PackDefinition pack, String file, RuleDescr r) {
-        int line = r.getLine();
-        int column = r.getColumn() + 1;
+        DecisionTable table = tables.get(file);
+        int line = table == null ? r.getLine() : table.row(r.getLine());
+        int column = table == null ? r.getColumn() + 1 : 1;
         String agendaGroup = attribute(r, "agenda-group");
         if (agendaGroup == null) {
             agendaGroup = attribute(r, "ruleflow-group");

@@ -52,8 +52,9 @@ public final class Engine {
             RuleBundle bundle = compiler.compile(files);
             List<BundleError> refused = gate.check(bundle);
             if (!refused.isEmpty()) {
-                throw new BundleException(refused);
+                throw new GateRefused(refused);
             }
+            bundle.packs().values().forEach(CompiledPack::gatePassed);
             active.set(bundle);
             loads.incrementAndGet();
             return bundle;

@@ -1,5 +1,7 @@
 package io.signalman.engine;
 
+import io.signalman.engine.tables.DecisionTable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,6 +40,8 @@ final class PackBuild {
     /** Per unit, in plan order: its built form from the cache, or its build under way. */
     private final List<UnitBuilder.Built> cached = new ArrayList<>();
     private final List<Future<UnitBuilder.Outcome>> building = new ArrayList<>();
+    /** The pack's decision tables by path, to move errors from generated DRL lines to table rows. */
+    private final Map<String, DecisionTable> tables = new HashMap<>();
 
     private PackBuild(PackDefinition def) {
         this.def = def;
@@ -49,8 +53,20 @@ final class PackBuild {
         all.forEach((path, bytes) -> {
             if (path.endsWith(".drl")) {
                 drl.put(path, bytes);
+            } else if (DecisionTable.isTable(path)) {
+                // A table becomes DRL under its own path, so it is indexed, linted and compiled as DRL is.
+                try {
+                    DecisionTable t = DecisionTable.read(path, bytes);
+                    b.tables.put(path, t);
+                    drl.put(path, t.drl().getBytes(StandardCharsets.UTF_8));
+                } catch (BundleException e) {
+                    b.errors.addAll(e.errors());
+                }
             }
         });
+        if (!b.errors.isEmpty()) {
+            return b;
+        }
         if (drl.isEmpty()) {
             b.errors.add(new BundleError(def.name() + "/", 0, 0, "pack " + def.name() + " has no .drl files"));
             return b;
@@ -60,7 +76,7 @@ final class PackBuild {
         } catch (BundleException e) {
             b.errors.addAll(e.errors());
         }
-        b.index = DrlIndex.of(def, drl);
+        b.index = DrlIndex.of(def, drl, b.tables);
         b.errors.addAll(b.index.errors());
         if (b.index.unparsable()) {
             return b; // the compiler would only repeat the parser's errors
@@ -82,6 +98,12 @@ final class PackBuild {
         return errors;
     }
 
+    /** A compiler error in the DRL read from a table, moved to the row of the rule it is in. */
+    private BundleError atRow(BundleError e) {
+        DecisionTable t = tables.get(e.file());
+        return t == null ? e : new BundleError(e.file(), t.row(e.line()), 0, e.message());
+    }
+
     /**
      * Waits for the pack's units, assembles its KieBase and checks it, lints, and analyzes.
      * Returns null when the pack has errors. Every unit that built is kept, even when the pack
@@ -97,7 +119,7 @@ final class PackBuild {
             UnitBuilder.Built b = cached.get(i);
             if (b == null) {
                 UnitBuilder.Outcome outcome = await(building.get(i));
-                unitErrors.addAll(outcome.errors());
+                outcome.errors().forEach(e -> unitErrors.add(atRow(e)));
                 b = outcome.built();
                 if (b != null) {
                     units.keep(b);

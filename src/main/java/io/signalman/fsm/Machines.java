@@ -53,14 +53,14 @@ public final class Machines {
         return new ArrayList<>(new TreeSet<>(transitions(machine).stream().map(Transition::action).toList()));
     }
 
-    /** The machine as a Mermaid {@code stateDiagram-v2}, guards named on their edges. */
+    /** The machine as a Mermaid {@code stateDiagram-v2}, each guard's expression on its edge. */
     public String mermaid(String machine) {
         Machine m = machines.get(machine);
         StringBuilder sb = new StringBuilder("stateDiagram-v2\n");
         sb.append("    [*] --> ").append(m.initial()).append('\n');
         for (Transition t : transitions(machine)) {
             sb.append("    ").append(t.from()).append(" --> ").append(t.to()).append(" : ").append(t.action());
-            sb.append(t.guarded() ? " [" + t.rule().name() + "]" : " [no guard]").append('\n');
+            sb.append(t.guarded() ? " [" + t.guard().replace("\"", "'") + "]" : " [no guard]").append('\n');
         }
         return sb.toString();
     }

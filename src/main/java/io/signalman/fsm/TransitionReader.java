@@ -37,19 +37,19 @@ final class TransitionReader {
     /** "machine|from|action" of a transition rule, or null when the rule does not say all three. */
     static String key(ParsedRule rule) {
         TransitionReader r = new TransitionReader(Map.of());
-        String[] found = r.scan(rule);
+        String[] found = r.scan(rule, new ArrayList<>());
         return found[0] == null || found[1] == null || found[2] == null ? null : found[0] + "|" + found[1] + "|" + found[2];
     }
 
-    /** Machine, from-state, action and "guarded" (non-null when the rule has other conditions). */
-    private String[] scan(ParsedRule rule) {
+    /** Machine, from-state and action; every other condition, as written, goes to {@code guards}. */
+    private String[] scan(ParsedRule rule, List<String> guards) {
         String machine = null;
         String from = null;
         String action = null;
-        boolean guarded = rule.reading().opaque();
         for (PatternReading p : rule.reading().patterns()) {
             if (!p.positive()) {
-                continue; // under not or exists: the rule is opaque, so guarded
+                guards.add(p.type() + "(...) under not, exists or or");
+                continue;
             }
             for (Condition c : p.conditions()) {
                 List<Test> tests = c.tests();
@@ -63,19 +63,22 @@ final class TransitionReader {
                 } else if ("Action".equals(p.type()) && "name".equals(field)) {
                     action = (String) t.value();
                 } else {
-                    guarded = true;
+                    guards.add(c.text().strip());
                 }
             }
         }
-        return new String[] {machine, from, action, guarded ? "guarded" : null};
+        if (rule.reading().opaque() && guards.isEmpty()) {
+            guards.add("a condition beyond patterns (an eval or similar; see the rule)");
+        }
+        return new String[] {machine, from, action};
     }
 
     void read(ParsedRule rule) {
-        String[] found = scan(rule);
+        List<String> guards = new ArrayList<>();
+        String[] found = scan(rule, guards);
         String machine = found[0];
         String from = found[1];
         String action = found[2];
-        boolean guarded = found[3] != null;
         List<DecideCall> to = rule.reading().calls("to");
         String target = to.isEmpty() ? null : to.get(0).text(0).orElse(null);
         if (to.size() > 1) {
@@ -98,7 +101,7 @@ final class TransitionReader {
             error(rule, "goes to state \"" + target + "\", which machine " + machine + " does not declare; its states: "
                     + m.states());
         } else {
-            transitions.add(new Transition(machine, from, action, target, guarded, rule.info()));
+            transitions.add(new Transition(machine, from, action, target, guards, rule.info()));
         }
     }
 

@@ -209,8 +209,15 @@ public final class Api {
         return ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
     }
 
+    /** {@code ?explain=true}, or a {@code why_not}, which needs the explanation too. */
     public static boolean explain(RoutingContext ctx) {
-        return "true".equals(ctx.queryParams().get("explain"));
+        return "true".equals(ctx.queryParams().get("explain")) || whyNot(ctx) != null;
+    }
+
+    /** {@code ?why_not=<rule>}: the rule to answer for, or null. */
+    public static String whyNot(RoutingContext ctx) {
+        String rule = ctx.queryParams().get("why_not");
+        return rule == null || rule.isBlank() ? null : rule;
     }
 
     /** A stateless decision endpoint: JSON in, the pack's decision out (a batch when asked). */
@@ -221,8 +228,9 @@ public final class Api {
             }
             byte[] in = bodyBytes(ctx);
             boolean explain = explain(ctx);
-            respond(ctx, !batch, () -> new Reply(200, batch ? decisions.decideBatch(pack, endpoint, in, explain)
-                    : decisions.decide(pack, endpoint, in, explain)));
+            String whyNot = whyNot(ctx);
+            respond(ctx, !batch, () -> new Reply(200, batch ? decisions.decideBatch(pack, endpoint, in, explain, whyNot)
+                    : decisions.decide(pack, endpoint, in, explain, whyNot)));
         };
     }
 

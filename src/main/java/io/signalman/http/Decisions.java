@@ -8,6 +8,7 @@ import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Engine;
+import io.signalman.engine.Refused;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.InputException;
 import io.signalman.state.StateStore;
@@ -16,6 +17,7 @@ import io.signalman.state.StateStores;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,9 +75,51 @@ public final class Decisions {
 
     /** Decides one request body. Runs on a worker thread. */
     public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain) throws InputException {
+        return decide(pack, endpoint, body, explain, null);
+    }
+
+    /**
+     * Decides one request body; with {@code whyNot}, the answer also carries {@code why_not}: that
+     * rule's every constraint against this input. Runs on a worker thread.
+     */
+    public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
+            throws InputException {
         I input = pack.parseInput(Json.parse(body));
         log.ensureAvailable();
-        return Json.bytes(commit(pack, endpoint, input, pack.decide(engine.bundle(), input, explain)));
+        RuleBundle bundle = engine.bundle();
+        requireRule(bundle, pack, whyNot);
+        Decision<D> d = pack.decide(bundle, input, explain || whyNot != null);
+        return Json.bytes(withWhyNot(commit(pack, endpoint, input, d), d, whyNot));
+    }
+
+    /**
+     * Refuses (422 {@code unknown_rule}) a {@code why_not} that names no rule of the pack, before
+     * anything is decided or logged.
+     */
+    public void requireRule(DecisionPack<?, ?> pack, String rule) {
+        requireRule(engine.bundle(), pack, rule);
+    }
+
+    private static void requireRule(RuleBundle bundle, DecisionPack<?, ?> pack, String rule) {
+        if (rule == null) {
+            return;
+        }
+        List<String> names = bundle.requirePack(pack.name()).rules().stream().map(io.signalman.engine.RuleInfo::name).toList();
+        if (!names.contains(rule)) {
+            throw new Refused(Refused.Kind.UNPROCESSABLE, "unknown_rule", "why_not names no rule of pack " + pack.name()
+                    + ": \"" + rule + "\"; its rules: " + names.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(", ")));
+        }
+    }
+
+    /** Adds {@code why_not} for {@code rule} to a response (nothing when no rule was asked about). */
+    public static ObjectNode withWhyNot(ObjectNode out, Decision<?> d, String rule) {
+        if (rule != null) {
+            ObjectNode answer = d.whyNotJson(rule);
+            if (answer != null) {
+                out.set("why_not", answer);
+            }
+        }
+        return out;
     }
 
     /**
@@ -84,6 +128,12 @@ public final class Decisions {
      * The whole batch is decided against one bundle.
      */
     public <I, D> byte[] decideBatch(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain)
+            throws InputException {
+        return decideBatch(pack, endpoint, body, explain, null);
+    }
+
+    /** A batch where every item's answer carries {@code why_not} for the same rule. */
+    public <I, D> byte[] decideBatch(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
             throws InputException {
         List<I> inputs = new ArrayList<>();
         List<JsonNode> items = items(body);
@@ -96,11 +146,12 @@ public final class Decisions {
         }
         log.ensureAvailable();
         RuleBundle bundle = engine.bundle();
+        requireRule(bundle, pack, whyNot);
         List<Decision<D>> made = new ArrayList<>(inputs.size());
         List<DecisionRecord> records = new ArrayList<>(inputs.size());
         List<ObjectNode> outcomes = new ArrayList<>(inputs.size());
         for (I input : inputs) {
-            Decision<D> d = pack.decide(bundle, input, explain);
+            Decision<D> d = pack.decide(bundle, input, explain || whyNot != null);
             ObjectNode outcome = pack.outcomeJson(d.outcome());
             made.add(d);
             outcomes.add(outcome);
@@ -115,7 +166,7 @@ public final class Decisions {
         ArrayNode out = Json.array();
         for (int i = 0; i < made.size(); i++) {
             logged(made.get(i), endpoint);
-            out.add(made.get(i).toJson(outcomes.get(i)));
+            out.add(withWhyNot(made.get(i).toJson(outcomes.get(i)), made.get(i), whyNot));
         }
         return Json.bytes(out);
     }

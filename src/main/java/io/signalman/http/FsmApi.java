@@ -27,7 +27,7 @@ final class FsmApi implements ApiModule {
     public void routes(Router router, Api api) {
         router.post("/v1/fsm/instances").handler(api.body()).handler(ctx -> create(ctx, api));
         router.get("/v1/fsm/instances/:id").handler(ctx -> api.blocking(ctx, 200,
-                () -> Json.bytes(service(api).get(ctx.pathParam("id")).snapshot())));
+                () -> Json.bytes(withId(service(api).get(ctx.pathParam("id")).snapshot(), ctx.pathParam("id")))));
         router.post(ACTIONS).handler(api.body()).handler(ctx -> act(ctx, api));
         router.get("/v1/fsm/machines").handler(ctx -> api.blocking(ctx, 200, () -> Json.bytes(machines(service(api)))));
         router.get("/v1/fsm/machines/:machine").handler(ctx -> api.blocking(ctx, 200,
@@ -44,7 +44,7 @@ final class FsmApi implements ApiModule {
     public void addresses(Api api) {
         api.replyWith(ADDRESS, (body, explain) -> {
             ActionRequest r = ActionRequest.parse(Json.parse(body), true);
-            return reply(apply(api, r.id(), r, explain));
+            return reply(apply(api, r.id(), r, explain, null));
         });
     }
 
@@ -69,9 +69,7 @@ final class FsmApi implements ApiModule {
                 }
             }
             String id = b.id();
-            ObjectNode out = service(api).create(id, b.machine()).snapshot();
-            out.put("id", id);
-            return Json.bytes(out);
+            return Json.bytes(withId(service(api).create(id, b.machine()).snapshot(), id));
         });
     }
 
@@ -85,7 +83,16 @@ final class FsmApi implements ApiModule {
         }
         byte[] body = Api.bodyBytes(ctx);
         String id = ctx.pathParam("id");
-        api.blocking(ctx, 200, () -> Json.bytes(service(api).restore(id, FsmInstance.fromSnapshot(Json.parse(body))).snapshot()));
+        api.blocking(ctx, 200, () -> Json.bytes(withId(service(api).restore(id, FsmInstance.fromSnapshot(Json.parse(body)))
+                .snapshot(), id)));
+    }
+
+    /** Every answer about one instance names it: create, get and restore alike. */
+    private static ObjectNode withId(ObjectNode snapshot, String id) {
+        ObjectNode out = Json.object();
+        out.put("id", id);
+        out.setAll(snapshot);
+        return out;
     }
 
     private static void act(RoutingContext ctx, Api api) {
@@ -95,7 +102,8 @@ final class FsmApi implements ApiModule {
         byte[] body = Api.bodyBytes(ctx);
         String id = ctx.pathParam("id");
         boolean explain = Api.explain(ctx);
-        api.respond(ctx, () -> reply(apply(api, id, ActionRequest.parse(Json.parse(body), false), explain)));
+        String whyNot = Api.whyNot(ctx);
+        api.respond(ctx, () -> reply(apply(api, id, ActionRequest.parse(Json.parse(body), false), explain, whyNot)));
     }
 
 
@@ -105,7 +113,8 @@ final class FsmApi implements ApiModule {
     }
 
     /** Applies the action and logs the decision, refusals included (they are decisions too). */
-    private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain) {
+    private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain, String whyNot) {
+        api.decisions().requireRule(Packs.FSM, whyNot);
         // Before the state can move: a decision that cannot be logged is not made (503 decision_log_unavailable).
         api.decisions().log().ensureAvailable();
         FsmService fsm = service(api);
@@ -117,7 +126,7 @@ final class FsmApi implements ApiModule {
                         : StateLine.after(FsmService.STORE, id, after, after.value().snapshot()))));
         decisions.awaitDurable(done.committed().position());
         FsmService.Applied a = done.applied();
-        ObjectNode out = done.committed().body();
+        ObjectNode out = Decisions.withWhyNot(done.committed().body(), a.decision(), whyNot);
         if (a.decision().outcome() instanceof FsmOutcome.InvalidTransition i) {
             out.put("message", "no transition for action \"" + i.action() + "\" from state \"" + i.currentState() + "\"");
         } else if (a.decision().outcome() instanceof FsmOutcome.GuardRejected g) {
@@ -149,7 +158,7 @@ final class FsmApi implements ApiModule {
         for (Transition t : machines.transitions(name)) {
             ObjectNode row = rows.addObject();
             row.put("from", t.from()).put("action", t.action()).put("to", t.to());
-            row.put("guard", t.guarded() ? t.rule().name() : null);
+            row.put("guard", t.guard());
             row.put("rule", t.rule().name()).put("salience", t.rule().salience());
             row.put("file", t.rule().file()).put("line", t.rule().line());
         }

@@ -18,7 +18,7 @@ final class HandoffApi implements ApiModule {
                 c -> c.create(body(ctx))));
         router.get(CONVERSATIONS + "/:id").handler(ctx -> work(api, ctx, 200, c -> c.get(id(ctx))));
         router.post(CONVERSATIONS + "/:id/turns").handler(api.body()).handler(ctx -> work(api, ctx, 200,
-                c -> c.turn(id(ctx), body(ctx), Api.explain(ctx))));
+                c -> c.turn(id(ctx), body(ctx), Api.explain(ctx), Api.whyNot(ctx))));
         router.post(CONVERSATIONS + "/:id/user-input").handler(api.body()).handler(ctx -> work(api, ctx, 200,
                 c -> c.userInput(id(ctx), Api.bodyBytes(ctx).length == 0 ? null : body(ctx))));
     }

@@ -51,7 +51,9 @@ final class HandoffConversations {
             throw new InputException("crew", "crew is required: the name of a crew in rules/handoff/");
         }
         HandoffReference ref = reference();
-        Crew crew = ref.crew(b.crew()).orElseThrow(() -> new InputException("crew", "no crew is named \"" + b.crew()
+        // Like an unknown machine: well-formed, but the loaded rules have no such crew (422, not 400).
+        Crew crew = ref.crew(b.crew()).orElseThrow(() -> new io.signalman.engine.Refused(
+                io.signalman.engine.Refused.Kind.UNPROCESSABLE, "unknown_crew", "no crew is named \"" + b.crew()
                 + "\"; the crews are " + new java.util.TreeSet<>(ref.crews().keySet())));
         String id = b.id() == null ? Ulid.next() : b.id();
         if (!ID.matcher(id).matches()) {
@@ -69,6 +71,12 @@ final class HandoffConversations {
 
     /** Decides one turn; retries on a lost compare-and-set until its state change wins. */
     ObjectNode turn(String id, JsonNode body, boolean explain) throws InputException {
+        return turn(id, body, explain, null);
+    }
+
+    /** A turn whose answer also carries {@code why_not} for one rule (null for none). */
+    ObjectNode turn(String id, JsonNode body, boolean explain, String whyNot) throws InputException {
+        decisions.requireRule(pack, whyNot);
         TurnInput request = pack.parseTurn(object(body), id);
         if (request.conversationId() == null) {
             throw new InputException("conversation_id", "conversation_id is required");
@@ -87,7 +95,7 @@ final class HandoffConversations {
             if (store.compareAndSet(key, v.version(), d.outcome().stateAfter(), after -> done.add(decisions.commit(pack,
                     TURNS, input, d, StateLine.after(HandoffPack.NAME, key, after, after.value().toJson())))).isPresent()) {
                 decisions.awaitDurable(done.get(0).position());
-                return done.get(0).body();
+                return Decisions.withWhyNot(done.get(0).body(), d, whyNot);
             }
         }
         throw new IllegalStateException("conversation " + key + " kept changing under " + MAX_ATTEMPTS + " attempts");

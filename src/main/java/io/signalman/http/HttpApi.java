@@ -259,8 +259,9 @@ public final class HttpApi extends VerticleBase {
                 return new Api.Reply(200, Json.bytes(Json.object().put("status", "loaded").put("revision", b.revision())
                         .put("previous_revision", before).set("warnings", RulesView.errors(b.warnings()))));
             } catch (io.signalman.engine.BundleException e) {
-                var body = ApiError.of(422, "bundle_refused", e.errors().size() + " reason(s) to refuse the new rules; still serving "
-                        + before).toJson();
+                var body = ApiError.of(422, "bundle_refused", (e instanceof io.signalman.engine.GateRefused
+                        ? "the new rules compile, but the gate refused them: " : "the new rules do not compile or lint: ")
+                        + e.errors().size() + " reason(s), invariant violations first; still serving " + before).toJson();
                 body.put("revision", before);
                 body.putObject("details").set("errors", RulesView.errors(e.errors()));
                 return new Api.Reply(422, Json.bytes(body));

@@ -34,7 +34,7 @@ final class InFlight {
     private final int max;
     private final SimpleLimiter<Void> limiter;
 
-    /** Between {@code min(workers, max)} and {@code max} admitted at once; starts at twice the workers. */
+    /** Between {@code min(workers, max)} and {@code max} admitted at once; starts at {@code max}, so a burst on a fresh server is admitted. */
     InFlight(int max, int workers) {
         this(max, workers, System::nanoTime);
     }
@@ -44,7 +44,7 @@ final class InFlight {
         this.max = max;
         int min = Math.max(1, Math.min(workers, max));
         this.limiter = SimpleLimiter.newBuilder().named("signalman").nanoClock(clock)
-                .limit(Gradient2Limit.newBuilder().minLimit(min).initialLimit(Math.min(max, 2 * workers))
+                .limit(Gradient2Limit.newBuilder().minLimit(min).initialLimit(max)
                         .maxConcurrency(max).queueSize(min).build())
                 .build();
     }

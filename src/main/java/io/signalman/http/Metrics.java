@@ -2,6 +2,9 @@ package io.signalman.http;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -46,13 +49,42 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class Metrics {
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Body-size buckets, in bytes: small, typical, large, near and at the 64 KiB body limit. */
+    static final double[] SIZE_BUCKETS = {256, 1024, 4096, 16384, 65536};
+
+    private final PrometheusMeterRegistry registry = registry();
     /** Counts what the gauges of a scrape read (the state entries), once per scrape. */
     private volatile Runnable beforeScrape = () -> { };
     private final ConcurrentMap<String, ConcurrentMap<String, Counter>> fired = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> decisions = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
     private JvmGcMetrics gc;
+
+    /**
+     * NOTE(cardinality): Vert.x publishes request and response sizes as histograms, and Micrometer's
+     * default buckets for a size run from 1 to Long.MAX_VALUE: about 270 series per route and
+     * status. A handful of fixed buckets answers what sizes are for (is anything near the limit?).
+     * Vert.x's own "publish quantiles" would turn the full histogram on for every distribution,
+     * so it stays off and this filter, registered before any meter, decides: the latency of
+     * Vert.x's timers as a histogram, sizes in these buckets.
+     */
+    private static PrometheusMeterRegistry registry() {
+        PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        r.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                if (!id.getName().startsWith("vertx.")) {
+                    return config;
+                }
+                if (id.getType() == Meter.Type.DISTRIBUTION_SUMMARY && id.getName().endsWith(".bytes")) {
+                    return DistributionStatisticConfig.builder().percentilesHistogram(false)
+                            .serviceLevelObjectives(SIZE_BUCKETS).build().merge(config);
+                }
+                return DistributionStatisticConfig.builder().percentilesHistogram(true).build().merge(config);
+            }
+        });
+        return r;
+    }
 
     /** Workers held by rules that did not stop at their deadline (see {@code Deadline#stuckWorkers}). */
     private void stuckWorkers() {
@@ -173,7 +205,7 @@ public final class Metrics {
     private io.vertx.core.VertxBuilder builder(VertxOptions options) {
         options.setMetricsOptions(new MicrometerMetricsOptions()
                 .setEnabled(true)
-                .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(true))
+                .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(false))
                 .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.EB_ADDRESS,
                         Label.EB_SIDE, Label.EB_FAILURE, Label.POOL_TYPE, Label.POOL_NAME)));
         return Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry));

@@ -63,6 +63,7 @@ final class RulesView {
         n.put("tier", tiers > 1 && r.decides() ? r.agendaGroup() : null);
         n.put("reason", r.reason());
         n.put("fired", pack.timesFired(r));
+        n.put("fired_in_gate", pack.timesFiredInGate(r));
         return n;
     }
 }

@@ -36,25 +36,46 @@ public final class ReplayGate implements Gate {
         try {
             report = Replayer.run(ReplayRequest.of(candidate, Archive.read(List.of(fixtures))));
         } catch (IOException e) {
-            return List.of(new BundleError(fixtures.toString(), 0, 0, "cannot read the golden history: " + e.getMessage()));
+            return List.of(new BundleError(at(fixtures.toString()), 0, 0, "cannot read the golden history: " + e.getMessage()));
         }
+        // The real reason leads: a broken invariant is a wrong rule, whatever else changed.
         List<BundleError> errors = new ArrayList<>();
+        for (ReplayReport.Violation v : report.violations()) {
+            errors.add(new BundleError(at(v.file()), v.line(), 0, "invariant \"" + v.invariant() + "\" breaks: " + v.message()
+                    + "; smallest input that breaks it: " + Json.write(v.minimal()) + " (recorded: " + Json.write(v.input()) + ")"));
+        }
+        // --accept refuses while an invariant breaks, so it is suggested only when it would pass.
+        String then = report.violations().isEmpty()
+                ? " if it is meant, record it with signalman replay --accept " + shown(fixtures) + " and review the diff"
+                : " (signalman replay --accept refuses while an invariant breaks: fix the rule first)";
         List<ReplayReport.Change> first = report.changes();
         for (ReplayReport.Change c : first.subList(0, Math.min(SHOWN, first.size()))) {
             StringBuilder what = new StringBuilder("the recorded decision changes:");
             c.fields().forEach((field, v) -> what.append(' ').append(field).append(' ').append(Json.write(v[0]))
                     .append(" -> ").append(Json.write(v[1])).append(';'));
-            errors.add(new BundleError(c.file(), c.line(), 0, what + " accept it with signalman replay --accept if it is meant"));
+            errors.add(new BundleError(at(c.file()), c.line(), 0, what + then));
         }
         if (report.changed() > SHOWN) {
-            errors.add(new BundleError(fixtures.toString(), 0, 0, (report.changed() - SHOWN) + " more recorded decisions change"));
-        }
-        for (ReplayReport.Violation v : report.violations()) {
-            errors.add(new BundleError(v.file(), v.line(), 0, "invariant \"" + v.invariant() + "\" breaks: " + v.message()
-                    + "; smallest input that breaks it: " + Json.write(v.minimal()) + " (recorded: " + Json.write(v.input()) + ")"));
+            errors.add(new BundleError(at(fixtures.toString()), 0, 0, (report.changed() - SHOWN) + " more recorded decisions change"));
         }
         report.problems().stream().filter(p -> !p.contains("torn last line"))
-                .forEach(p -> errors.add(new BundleError(fixtures.toString(), 0, 0, p)));
+                .forEach(p -> errors.add(new BundleError(at(fixtures.toString()), 0, 0, p)));
         return errors;
+    }
+
+    /**
+     * The golden history is not under {@code rules/}, so its paths are absolute: whoever prints
+     * them shows them relative to where the user stands ({@code replay-fixtures/broker/...}), never
+     * as if they were rule files ({@code rules/replay-fixtures/...}).
+     */
+    private static String at(String file) {
+        return Path.of(file).toAbsolutePath().normalize().toString();
+    }
+
+    /** A path as the user would type it from the current directory. */
+    public static String shown(Path path) {
+        Path abs = path.toAbsolutePath().normalize();
+        Path here = Path.of("").toAbsolutePath();
+        return abs.startsWith(here) && !abs.equals(here) ? here.relativize(abs).toString() : abs.toString();
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.FsyncPolicy;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,8 +66,7 @@ public final class LocalState implements AutoCloseable {
      * decision log in {@code logDir} but writes none, and forces every write.
      */
     public static LocalState openOffline(StateConfig config, List<StoreSpec<?>> specs, Path dir, Path logDir, boolean readOnly) {
-        LocalState state = open(config, specs, new StateFiles(dir, logDir, null, FsyncPolicy.ALWAYS), dir, readOnly);
-        return state;
+        return open(config, specs, new StateFiles(dir, logDir, null, FsyncPolicy.ALWAYS), dir, readOnly);
     }
 
     private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir) {
@@ -235,9 +233,5 @@ public final class LocalState implements AutoCloseable {
         } catch (Exception e) {
             LOG.error("state upkeep failed (it runs again shortly): {}", e.toString(), e);
         }
-    }
-
-    static Instant instant(long millis) {
-        return Instant.ofEpochMilli(millis);
     }
 }

@@ -6,14 +6,10 @@ import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.json.Json;
 import java.io.BufferedOutputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,7 +23,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +71,7 @@ final class StateFiles {
                 generation = snapshots.lastKey();
                 name = snapshots.lastEntry().getValue().getFileName().toString();
                 List<JsonNode> header = new ArrayList<>(1);
-                max = readSnapshot(snapshots.lastEntry().getValue(), state, header);
+                max = StateReading.readSnapshot(snapshots.lastEntry().getValue(), state, header);
                 covered = header.get(0).path("covered").asLong();
                 header.get(0).path("log_files").forEach(f -> coveredLogs.add(f.asText()));
                 max = Math.max(max, covered);
@@ -84,25 +79,25 @@ final class StateFiles {
             long replayed = 0;
             for (var j : numbered(JOURNAL).tailMap(generation, true).entrySet()) {
                 generation = Math.max(generation, j.getKey());
-                Counted c = read(j.getValue(), line -> apply(state, line, null, 0) ? 1 : 0, true);
-                replayed += c.applied;
-                max = Math.max(max, c.max);
+                StateReading.Counted c = StateReading.read(j.getValue(), line -> StateReading.apply(state, line, null, 0) ? 1 : 0, true);
+                replayed += c.applied();
+                max = Math.max(max, c.max());
             }
             final long floor = covered;
             for (Path f : logFiles()) {
                 if (coveredLogs.contains(logName(f))) {
                     continue;
                 }
-                Counted c = read(f, line -> {
+                StateReading.Counted c = StateReading.read(f, line -> {
                     JsonNode after = line.get("state_after");
                     if (after == null || !after.isObject()) {
                         return -1;
                     }
                     Instant at = line.hasNonNull("at") ? Instant.parse(line.get("at").asText()) : Instant.EPOCH;
-                    return apply(state, after, at, floor) ? 1 : 0;
+                    return StateReading.apply(state, after, at, floor) ? 1 : 0;
                 }, true);
-                replayed += c.applied;
-                max = Math.max(max, c.max);
+                replayed += c.applied();
+                max = Math.max(max, c.max());
             }
             return new Recovered(max, replayed, name);
         } catch (IOException e) {
@@ -206,125 +201,6 @@ final class StateFiles {
             throw new UncheckedIOException(e);
         }
     }
-
-    private static boolean apply(LocalState state, JsonNode n, Instant fallback, long floor) {
-        StateLine l = StateLine.read(n, fallback);
-        LocalStateStore<?> s = state.all().get(l.store());
-        if (s == null || l.version() <= floor) {
-            return false;
-        }
-        return s.recover(l.id(), l.version(), l.changedAt().toEpochMilli(), l.value(),
-                l.expiredAt() == null ? null : l.expiredAt().toEpochMilli());
-    }
-
-    /** Lines applied and the highest version seen in one file. */
-    private record Counted(long applied, long max) {
-    }
-
-    @FunctionalInterface
-    private interface LineHandler {
-        /** 1 applied, 0 read, -1 not a state line. */
-        int handle(JsonNode line);
-    }
-
-    private static Counted read(Path f, LineHandler handler, boolean tornTailAllowed) throws IOException {
-        long applied = 0;
-        long max = 0;
-        boolean log = !f.getFileName().toString().startsWith("snapshot-") && !f.getFileName().toString().startsWith("journal-");
-        try (InputStream raw = Files.newInputStream(f);
-             InputStream in = f.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
-             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
-            String line;
-            int number = 0;
-            while ((line = r.readLine()) != null) {
-                number++;
-                if (line.isBlank() || log && !line.contains("\"state_after\"")) {
-                    continue;
-                }
-                JsonNode n;
-                try {
-                    n = Json.MAPPER.readTree(line);
-                } catch (IOException e) {
-                    if (!tornTailAllowed) {
-                        throw new IOException(f + ":" + number + ": not JSON: " + e.getMessage(), e);
-                    }
-                    LOG.warn("{}:{}: skipped a line that does not parse (a write cut short by a crash)", f, number);
-                    continue;
-                }
-                int h = handler.handle(n);
-                if (h < 0) {
-                    continue;
-                }
-                applied += h;
-                JsonNode v = n.has("state_after") ? n.get("state_after").path("version") : n.path("version");
-                max = Math.max(max, v.asLong());
-            }
-        } catch (java.io.EOFException e) {
-            LOG.warn("{}: ends early (a compressed file cut short); read what it holds", f);
-        }
-        return new Counted(applied, max);
-    }
-
-    /**
-     * Reads a snapshot, parsing its lines on every core: a snapshot holds each key once, so its
-     * lines apply in any order (journals and logs may hold one key many times: read in order).
-     * NOTE(perf): parsing is most of a start-up; a million conversations took 23 s on one thread.
-     */
-    private static long readSnapshot(Path f, LocalState state, List<JsonNode> header) throws IOException {
-        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
-        java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(2 * threads);
-        java.util.concurrent.atomic.AtomicLong max = new java.util.concurrent.atomic.AtomicLong();
-        List<java.util.concurrent.Future<?>> batches = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-            String first = r.readLine();
-            if (first == null) {
-                throw new IOException(f + " is empty: a snapshot starts with its header");
-            }
-            header.add(Json.MAPPER.readTree(first));
-            List<String> batch = new ArrayList<>(BATCH);
-            String line;
-            while (true) {
-                line = r.readLine();
-                if (line != null && !line.isBlank()) {
-                    batch.add(line);
-                }
-                if (batch.size() == BATCH || line == null && !batch.isEmpty()) {
-                    List<String> lines = batch;
-                    batch = new ArrayList<>(BATCH);
-                    inFlight.acquireUninterruptibly();
-                    batches.add(pool.submit(() -> {
-                        try {
-                            for (String l : lines) {
-                                JsonNode n = Json.MAPPER.readTree(l);
-                                apply(state, n, null, 0);
-                                max.accumulateAndGet(n.path("version").asLong(), Math::max);
-                            }
-                            return null;
-                        } finally {
-                            inFlight.release();
-                        }
-                    }));
-                }
-                if (line == null) {
-                    break;
-                }
-            }
-            for (var b : batches) {
-                b.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while reading " + f, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IOException(f + ": " + e.getCause().getMessage(), e.getCause());
-        } finally {
-            pool.shutdownNow();
-        }
-        return max.get();
-    }
-
-    private static final int BATCH = 4096;
 
     private TreeMap<Long, Path> numbered(Pattern p) throws IOException {
         TreeMap<Long, Path> out = new TreeMap<>();

@@ -171,7 +171,8 @@ class BrokerPackTest {
         java.util.Map<String, String> why = new java.util.HashMap<>();
         explain.forEach(e -> why.put(e.get("rule").asText(), e.get("why").asText()));
         assertEquals("decided: subtype ends with .report", why.get("reports go to the sender's manager and the advisory system"));
-        assertEquals("did not match: it applies when subtype starts with trade.", why.get("trade messages go to VP Trading"));
+        assertEquals("did not match: subtype str[startsWith] \"trade.\" was false: subtype is \"pnl.report\""
+                + " (it applies when subtype starts with trade.)", why.get("trade messages go to VP Trading"));
         assertEquals("matched (no other rule matched: the sender's manager receives it, so no message is ever dropped), "
                 + "but \"reports go to the sender's manager and the advisory system\" was tried first",
                 why.get("everything else goes to the sender's manager"));

@@ -34,13 +34,16 @@ class BundleCompilerTest {
     private static final String TRADE_RULE_HEADER = "rule \"" + TRADE_RULE + "\"";
     private static final String RULE_AFTER_TRADE = "rule \"InDecision Engine signals go to every trading agent\"";
 
-    /** A deciding rule that ties with the trade rule on salience and routes trades elsewhere. */
+    /**
+     * A deciding rule that ties with the trade rule on salience and routes trades elsewhere. It also
+     * takes audit trades, so neither rule always pre-empts the other (which check would refuse).
+     */
     private static final String CFO_TRADE_RULE = """
             rule "trade messages go to the CFO"
                 @reason("subtype starts with trade.; the CFO watches every trade")
                 agenda-group "route" activation-group "route" salience 700
             when
-                Message( subtype str[startsWith] "trade." )
+                Message( subtype str[startsWith] "trade." || subtype == "audit.trade" )
             then
                 decide.primary("cfo");
             end

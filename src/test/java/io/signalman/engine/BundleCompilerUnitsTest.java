@@ -319,7 +319,8 @@ class BundleCompilerUnitsTest {
         return "rule \"trades are watched by the CFO\"\n"
                 + "    @reason(\"subtype starts with trade.; the CFO watches trades\")\n"
                 + "    agenda-group \"route\" activation-group \"route\" salience " + salience + "\n"
-                + "when\n    Message( subtype str[startsWith] \"trade.\" )\nthen\n"
+                // Audit trades too, so neither it nor the trade rule always pre-empts the other.
+                + "when\n    Message( subtype str[startsWith] \"trade.\" || subtype == \"audit.trade\" )\nthen\n"
                 + "    decide.primary(\"cfo\");\nend\n\n";
     }
 

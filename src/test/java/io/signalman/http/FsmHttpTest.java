@@ -279,7 +279,7 @@ class FsmHttpTest {
         assertEquals("running", good.get("from").asText());
         assertEquals("review", good.get("action").asText());
         assertEquals("done", good.get("to").asText());
-        assertEquals("a review of good quality is done", good.get("guard").asText());
+        assertEquals("number(\"quality\") >= 0.7", good.get("guard").asText(), "the guard is its expression, not the rule's name");
         assertEquals(200, good.get("salience").asInt());
         JsonNode revise = row(rows, "a review below the quality bar goes back for revision");
         assertEquals("revising", revise.get("to").asText());
@@ -297,7 +297,7 @@ class FsmHttpTest {
         assertTrue(mermaid.startsWith("stateDiagram-v2"), mermaid);
         assertTrue(mermaid.contains("[*] --> idle"), mermaid);
         assertTrue(mermaid.contains("idle --> running : start"), mermaid);
-        assertTrue(mermaid.contains("running --> done : review"), mermaid);
+        assertTrue(mermaid.contains("running --> done : review [number('quality') >= 0.7]"), mermaid);
         assertTrue(mermaid.contains("running --> revising : review"), mermaid);
         assertTrue(mermaid.contains("revising --> running : restart"), mermaid);
     }
@@ -309,7 +309,8 @@ class FsmHttpTest {
         List<JsonNode> commits = StreamSupport.stream(rows.spliterator(), false)
                 .filter(r -> r.get("action").asText().equals("commit")).toList();
         assertEquals(1, commits.size(), rows.toString());
-        assertEquals("an approved commit completes the transaction", commits.get(0).get("guard").asText());
+        assertEquals("flag(\"approved\")", commits.get(0).get("guard").asText());
+        assertEquals("an approved commit completes the transaction", commits.get(0).get("rule").asText());
     }
 
     @Test
@@ -342,6 +343,7 @@ class FsmHttpTest {
         JsonNode s = json(get(INSTANCES + "/" + id), 200);
         assertEquals("review-flow", s.get("machine").asText());
         assertEquals("running", s.get("current_state").asText());
+        assertEquals(id, s.get("id").asText(), "GET names the instance as create does");
     }
 
     @Test

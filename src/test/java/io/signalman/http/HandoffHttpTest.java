@@ -204,8 +204,15 @@ class HandoffHttpTest {
     }
 
     @Test
+    void anUnknownCrewIs422UnknownCrewAsAnUnknownMachineIs() {
+        JsonNode e = error(post(BASE, "{\"crew\": \"nope\"}"), 422);
+
+        assertEquals("unknown_crew", e.get("error").asText());
+        assertTrue(e.get("message").asText().contains("exam"), "names the crews that exist: " + e);
+    }
+
+    @Test
     void badRequestsAre400NamingTheField() {
-        assertEquals("crew", error(post(BASE, "{\"crew\": \"nope\"}"), 400).at("/details/field").asText());
         assertEquals("crew", error(post(BASE, "{}"), 400).at("/details/field").asText());
         assertEquals("id", error(post(BASE, "{\"crew\": \"exam\", \"id\": \"a b\"}"), 400).at("/details/field").asText());
         String id = create("exam", null);

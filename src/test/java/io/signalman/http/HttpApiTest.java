@@ -238,6 +238,52 @@ class HttpApiTest {
     }
 
     @Test
+    void explainNamesTheFailedConstraintOfEachUnmatchedRuleAndTheValueItSaw() {
+        // Given a high-priority trade
+        String body = message("foresight", "high", "event", "trade.executed");
+
+        // When it is routed with ?explain=true
+        JsonNode explain = json(post(ROUTE + "?explain=true", body), 200).get("explain");
+
+        // Then the critical rule says which constraint failed and what priority was
+        JsonNode critical = lineOf(explain, "critical messages go to openclaw and knox");
+        JsonNode failed = critical.get("failed");
+        assertEquals("priority == \"critical\"", failed.get("constraint").asText());
+        assertEquals("high", failed.get("values").get("priority").asText());
+        assertFalse(failed.get("result").asBoolean());
+        assertTrue(critical.get("why").asText().contains("priority == \"critical\" was false: priority is \"high\""),
+                critical.toString());
+        assertFalse(lineOf(explain, "trade messages go to VP Trading").has("failed"), "a rule that fired failed nothing");
+    }
+
+    @Test
+    void whyNotAnswersForOneRuleWithEveryConstraint() {
+        String rule = "messages outside the sender's authority are escalated to the sender's manager";
+        String query = "?explain=true&why_not=" + java.net.URLEncoder.encode(rule, java.nio.charset.StandardCharsets.UTF_8);
+
+        JsonNode whyNot = json(post(ROUTE + query, message("foresight", "high", "event", "trade.executed")), 200)
+                .get("why_not");
+
+        assertEquals(rule, whyNot.get("rule").asText());
+        assertEquals("not-matched", whyNot.get("status").asText());
+        assertFalse(whyNot.get("holds").asBoolean());
+        assertEquals("!mayPublish($m.subtype)", whyNot.get("failed").get("constraint").asText());
+        List<String> constraints = new ArrayList<>();
+        whyNot.get("constraints").forEach(c -> constraints.add(c.get("constraint").asText() + "=" + c.get("result")));
+        assertEquals(List.of("type != \"escalation\"=true", "id == $m.fromAgent=true", "!mayPublish($m.subtype)=false"),
+                constraints);
+    }
+
+    @Test
+    void whyNotForARuleThePackDoesNotHaveIs422UnknownRule() {
+        JsonNode e = error(post(ROUTE + "?explain=true&why_not=no-such-rule",
+                message("foresight", "high", "event", "trade.executed")), 422);
+
+        assertEquals("unknown_rule", e.get("error").asText());
+        assertTrue(e.get("message").asText().contains("trade messages go to VP Trading"), "lists the pack's rules: " + e);
+    }
+
+    @Test
     void withoutExplainTheResponseHasNoExplainKey() {
         JsonNode d = routeOk(message("foresight", "critical", "event", "trade.executed"));
 
@@ -569,6 +615,15 @@ class HttpApiTest {
         Set<String> names = new HashSet<>();
         n.fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    private static JsonNode lineOf(JsonNode explain, String rule) {
+        for (JsonNode e : explain) {
+            if (rule.equals(e.get("rule").asText())) {
+                return e;
+            }
+        }
+        throw new AssertionError("no explain line for " + rule + " in " + explain);
     }
 
     private static String statusOf(JsonNode explain, String rule) {

@@ -52,12 +52,12 @@ class LogLineTest {
 
     @Test
     void aServerFaultIsLoggedWithTheRequestIdTheClientIsGiven() throws Exception {
-        // Given a rule that throws on one subtype
+        // Given a rule that fails on one subtype (a priority override the decision API refuses)
         Path rules = TestBundles.copyOfRules(tmp);
         Files.writeString(rules.resolve("broker/routing.drl"), Files.readString(rules.resolve("broker/routing.drl"))
                 + "\nrule \"a poisoned message breaks the rules\"\n    @reason(\"a test of a rule that throws\")\n"
                 + "    agenda-group \"fan-out\"\nwhen\n    Message( subtype == \"poison\" )\nthen\n"
-                + "    throw new IllegalStateException(\"poisoned\");\nend\n");
+                + "    decide.priority(\"urgent\");\nend\n");
         Path fixtures = Files.createDirectories(tmp.resolve("no-fixtures"));
         try (Server server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(fixtures)
                 .withData(tmp.resolve("data")))) {

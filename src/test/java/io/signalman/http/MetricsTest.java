@@ -66,6 +66,35 @@ class MetricsTest {
         assertFalse(text.contains("m-1"), "a raw instance id became a label");
         assertTrue(value(text, "vertx_http_server_response_time_seconds_bucket", "route=\"/v1/broker/route\"", "le=\"+Inf\"")
                 .orElse(0) >= 5, "a latency histogram per route");
+        long sizeBuckets = text.lines().filter(l -> l.startsWith("vertx_http_server_response_bytes_bucket")
+                && l.contains("route=\"/v1/broker/route\"") && l.contains("code=\"200\"")).count();
+        assertEquals(Metrics.SIZE_BUCKETS.length + 1, sizeBuckets, "a handful of size buckets, +Inf included, not ~270");
+        assertTrue(value(text, "vertx_http_server_response_bytes_bucket", "route=\"/v1/broker/route\"", "le=\"1024.0\"")
+                .orElse(0) >= 5, "a routing answer is under 1 KiB");
+    }
+
+    @Test
+    void rulesEndpointCountsLiveFiringsApartFromTheGatesReplay() throws Exception {
+        // Given a server whose gate replayed the golden history at start-up, and one routed trade
+        assertEquals(200, post("/v1/broker/route", TRADE).statusCode());
+
+        // When the rules are listed
+        com.fasterxml.jackson.databind.JsonNode rules = io.signalman.json.Json.parse(get("/v1/rules").body()).get("rules");
+
+        // Then "fired" is the live decision only, as Prometheus counts it, and the replay is apart
+        com.fasterxml.jackson.databind.JsonNode trade = null;
+        long gate = 0;
+        for (com.fasterxml.jackson.databind.JsonNode r : rules) {
+            gate += r.get("fired_in_gate").asLong();
+            if ("trade messages go to VP Trading".equals(r.get("name").asText())) {
+                trade = r;
+            }
+        }
+        assertEquals(1, trade.get("fired").asLong(), trade.toString());
+        assertTrue(trade.get("fired_in_gate").asLong() > 0, "the golden history has trades: " + trade);
+        assertTrue(gate > 0);
+        assertEquals(1.0, value(get("/metrics").body(), "signalman_rule_fired_total",
+                "rule=\"trade messages go to VP Trading\"").orElse(0));
     }
 
     @Test

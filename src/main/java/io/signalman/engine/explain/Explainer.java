@@ -1,0 +1,41 @@
+package io.signalman.engine.explain;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The conditions of a pack's rules together with the facts of one decision: answers, for any
+ * rule, which constraint failed and what it saw. Each rule is checked at most once per decision.
+ */
+public final class Explainer {
+
+    private final Map<String, RuleConditions> conditions;
+    private final ConditionCheck facts;
+    private final Map<String, RuleCheck> checked = new ConcurrentHashMap<>();
+
+    /**
+     * @param conditions every rule of the pack by name
+     * @param facts      what the session saw: the decision's facts and the pack's reference facts
+     */
+    public Explainer(Map<String, RuleConditions> conditions, List<?> facts) {
+        this.conditions = conditions;
+        this.facts = new ConditionCheck(facts);
+    }
+
+    public boolean knows(String rule) {
+        return conditions.containsKey(rule);
+    }
+
+    /** The rule's conditions against this decision's facts; null for a rule the pack does not have. */
+    public RuleCheck check(String rule) {
+        RuleConditions c = conditions.get(rule);
+        if (c == null) {
+            return null;
+        }
+        // ConditionCheck keeps per-run state: one check at a time.
+        synchronized (facts) {
+            return checked.computeIfAbsent(rule, r -> facts.check(c));
+        }
+    }
+}
