@@ -58,6 +58,22 @@ public final class RuleDropper {
         }
     }
 
+    /**
+     * Removes every pack's {@code scenarios/}: they state what the full rules decide, so the gate
+     * would rightly refuse a bundle with rules dropped; the tests that drop rules test the engine.
+     */
+    public static void dropScenarios(Path rules) {
+        try (Stream<Path> walk = Files.walk(rules)) {
+            List<Path> scenarios = walk.filter(p -> p.getParent() != null && p.getParent().getFileName() != null
+                    && p.getParent().getFileName().toString().equals("scenarios")).toList();
+            for (Path f : scenarios) {
+                Files.delete(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static List<Path> drlFiles(Path rules) {
         try (Stream<Path> walk = Files.walk(rules)) {
             return walk.filter(p -> p.toString().endsWith(".drl")).sorted().toList();

@@ -147,11 +147,9 @@ final class RecordParser {
                 };
             }
             case VALUE_NUMBER_FLOAT -> {
-                return switch (p.getNumberType()) {
-                    case BIG_DECIMAL -> NODES.numberNode(p.getDecimalValue());
-                    case FLOAT -> NODES.numberNode(p.getFloatValue());
-                    default -> NODES.numberNode(p.getDoubleValue());
-                };
+                // Exactly as logged (issue 17.5): the log keeps decimals as sent, and a double would
+                // turn 0.1000000000000000000000000001 back into 0.1 before replay decides again.
+                return com.fasterxml.jackson.databind.node.DecimalNode.valueOf(p.getDecimalValue());
             }
             case VALUE_TRUE -> {
                 return NODES.booleanNode(true);

@@ -37,6 +37,7 @@ class EmptyPackHttpTest {
         Path rules = TestBundles.copyOfRules(tmp);
         Set<RuleRef> every = RuleDropper.rules(rules).stream().collect(Collectors.toSet());
         RuleDropper.drop(rules, every);
+        RuleDropper.dropScenarios(rules);
         server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(tmp.resolve("none"))
                 .withData(tmp.resolve("data")));
     }

@@ -47,6 +47,7 @@ class LoadableBundleProperties {
     static void start() throws Exception {
         tmp = Files.createTempDirectory("signalman-loadable");
         rules = TestBundles.copyOfRules(tmp);
+        RuleDropper.dropScenarios(rules);
         Files.createDirectories(tmp.resolve("no-fixtures"));
         server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(tmp.resolve("no-fixtures"))
                 .withData(tmp.resolve("data")).withAdminToken(TOKEN));
@@ -66,6 +67,7 @@ class LoadableBundleProperties {
         RuleDropper.drop(fresh, drop);
         replaceRules(fresh);
         HttpResponse<String> reload = post("/v1/rules/reload", "", TOKEN);
+        // A bundle the lint refuses (a dropped rule can leave another shadowed or tied) is no case here
         Assume.that(reload.statusCode() == 200);
 
         int id = IDS.incrementAndGet();

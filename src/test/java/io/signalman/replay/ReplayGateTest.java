@@ -37,9 +37,9 @@ class ReplayGateTest {
         BundleError first = errors.get(0);
         assertTrue(first.message().startsWith("the recorded decision changes: primary_recipients [\"vp-trading\"] -> [\"cfo\"]"),
                 first.message());
-        assertTrue(first.message().endsWith("record it with signalman replay --accept replay-fixtures and review the diff"),
-                first.message());
-        assertEquals(Path.of("replay-fixtures/broker/history.jsonl").toAbsolutePath().toString(), first.file());
+        assertTrue(first.message().endsWith("record it with signalman replay --accept " + TestBundles.FIXTURES
+                + " and review the diff"), first.message());
+        assertEquals(TestBundles.FIXTURES.resolve("broker/history.jsonl").toAbsolutePath().toString(), first.file());
     }
 
     @Test
@@ -66,14 +66,14 @@ class ReplayGateTest {
         TestBundles.edit(rules.resolve(BROKER), "decide.primary(\"vp-trading\")", "decide.primary(\"cfo\")");
 
         // When serve starts on them
-        CliRunner.Result r = CliRunner.run("serve", "--port", "0", "--rules", rules.toString(), "--fixtures", "replay-fixtures",
+        CliRunner.Result r = CliRunner.run("serve", "--port", "0", "--rules", rules.toString(), "--fixtures", TestBundles.FIXTURES.toString(),
                 "--data", tmp.resolve("data").toString());
 
         // Then it refuses, saying the gate did, with the history's path as the user would type it
         assertEquals(1, r.code());
         assertTrue(r.err().contains("signalman: the rules compile, but the gate refused them"), r.err());
         assertFalse(r.err().contains("do not compile"), r.err());
-        assertTrue(r.err().startsWith("replay-fixtures/broker/history.jsonl:"), r.err());
-        assertFalse(r.err().contains("rules/replay-fixtures"), r.err());
+        assertTrue(r.err().startsWith(TestBundles.FIXTURES.resolve("broker/history.jsonl") + ":"), r.err());
+        assertFalse(r.err().contains("rules/" + TestBundles.FIXTURES), r.err());
     }
 }
