@@ -6,20 +6,40 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean
+.PHONY: build run test postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean browser workbench-screenshots
 
 build: $(JAR)
 
 $(JAR): $(SOURCES)
 	$(MVN) package -DskipTests
 
-## Serve rules/ on http://$(HOST):$(PORT) (builds first if needed).
+## Serve rules/ on http://$(HOST):$(PORT) (builds first if needed), the workbench at /workbench/.
+## Without SIGNALMAN_ADMIN_TOKEN, a random admin token is made once in data/admin-token (mode 600)
+## and shown here: the workbench asks for it to save drafts and activate them.
 run: build
-	bin/signalman serve --host $(HOST) --port $(PORT) --rules rules --fixtures replay-fixtures --data data
+	@mkdir -p data; [ -n "$$SIGNALMAN_ADMIN_TOKEN" ] || [ -s data/admin-token ] || \
+	  (umask 077; head -c 18 /dev/urandom | base64 | tr -d '/+=' > data/admin-token)
+	@echo "workbench: http://$(HOST):$(PORT)/workbench/ (admin token: $${SIGNALMAN_ADMIN_TOKEN:-$$(cat data/admin-token)})"
+	@SIGNALMAN_ADMIN_TOKEN="$${SIGNALMAN_ADMIN_TOKEN:-$$(cat data/admin-token)}" \
+	  bin/signalman serve --host $(HOST) --port $(PORT) --rules rules --fixtures replay-fixtures --data data
 
-## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP).
-test: format-check postgres
+## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP,
+## the workbench in a headless Chromium).
+test: format-check postgres browser
 	mvn -B -Dstyle.color=never verify
+
+## The workbench's browser test drives Debian's chromium through chromium-driver: installed here
+## when missing (as root, or through sudo); nothing is done when both are there.
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  echo "installing chromium and chromium-driver (apt) for the workbench's browser test"; \
+	  sudo=$$([ "$$(id -u)" = 0 ] || echo sudo -n); \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+## The README's workbench screenshots, taken by the browser test into docs/workbench/.
+workbench-screenshots: browser
+	$(MVN) test -Dtest=WorkbenchBrowserTest -Dsurefire.failIfNoSpecifiedTests=false -Dworkbench.screenshots=docs/workbench
 
 ## PostgreSQL's server binaries, which the cluster-state tests run a throwaway database with: Debian's
 ## package, installed only when missing (as root, or through sudo).

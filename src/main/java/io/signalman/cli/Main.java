@@ -19,6 +19,7 @@ public final class Main {
                        [--state-retention 7d] [--state-idle-retention 30d] [--state-max-entries 1000000]
                        [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
+                       [--workbench-token T] [--admin-token-name NAME]
               check    [rules-dir]
               test     [rules-dir]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]

@@ -8,6 +8,7 @@ import io.signalman.http.ConnectionLimits;
 import io.signalman.http.RequestLimits;
 import io.signalman.http.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.workbench.WorkbenchOptions;
 import io.signalman.state.StateConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -90,7 +91,8 @@ final class ServeCommand {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
                 "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
-                "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections"), Set.of("cluster"), env);
+                "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
+                "admin-token-name"), Set.of("cluster"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -122,7 +124,7 @@ final class ServeCommand {
         }
         Server server;
         try {
-            server = Server.start(config);
+            server = Server.start(config, new WorkbenchOptions(a.get("workbench-token", null), a.get("admin-token-name", null)));
         } catch (GateRefused e) {
             e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
             err.println("signalman: the rules compile, but the gate refused them (" + e.errors().size()
@@ -146,6 +148,9 @@ final class ServeCommand {
         }
         if (config.adminListener() != null) {
             out.printf("signalman admin endpoints on http://%s:%d only%n", config.adminListener().host(), server.adminPort());
+            out.printf("signalman workbench on http://%s:%d/workbench/%n", config.adminListener().host(), server.adminPort());
+        } else {
+            out.printf("signalman workbench on http://%s:%d/workbench/%n", config.host(), server.port());
         }
         return 0;
     }

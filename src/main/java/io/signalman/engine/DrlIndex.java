@@ -73,6 +73,27 @@ final class DrlIndex {
     private DrlIndex() {
     }
 
+    /**
+     * Where in a consequence the Java does not parse, for a rule whose errors Drools reports at
+     * the rule's first line: the consequence is parsed with JavaParser, and its first problem is
+     * put at its own line of the DRL file. Empty when the consequence parses.
+     */
+    java.util.Optional<BundleError> consequenceSyntaxError(String file, int ruleLine, String message) {
+        for (Consequence c : consequences) {
+            if (c.rule().file().equals(file) && c.rule().line() == ruleLine) {
+                var parsed = new com.github.javaparser.JavaParser().parseBlock("{" + c.raw() + "\n}");
+                if (parsed.isSuccessful()) {
+                    return java.util.Optional.empty();
+                }
+                return parsed.getProblems().stream().findFirst().flatMap(p -> p.getLocation())
+                        .flatMap(l -> l.getBegin().getRange()).map(r -> new BundleError(file, c.line() + r.begin.line - 1,
+                                r.begin.line == 1 ? 0 : r.begin.column, "in the consequence of rule \"" + c.rule().name()
+                                + "\": " + message));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** Indexes the pack's DRL files, given in sorted path order. */
     static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles) {
         return of(pack, drlFiles, Map.of());

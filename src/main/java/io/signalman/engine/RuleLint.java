@@ -32,6 +32,7 @@ final class RuleLint {
         }
         ties();
         shadows();
+        MissingFieldLint.check(parsed, errors);
     }
 
     private void shape(Phase phase, RuleInfo info) {

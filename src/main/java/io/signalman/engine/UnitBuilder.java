@@ -103,7 +103,8 @@ final class UnitBuilder {
         String resource = unit.sources().containsKey(path) ? path : CompileUnits.RESOURCES + path;
         String file = unit.files().get(resource);
         if (file != null) {
-            return new BundleError(file, line, column, text);
+            // Drools puts a consequence that does not parse at its rule's first line; say which line.
+            return index.consequenceSyntaxError(file, line, text).orElse(new BundleError(file, line, column, text));
         }
         List<CompileUnit.Origin> context = unit.context().get(resource);
         if (context != null) {

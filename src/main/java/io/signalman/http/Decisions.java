@@ -38,6 +38,8 @@ public final class Decisions {
 
     private final StateStores stores;
     private final Metrics metrics;
+    /** Who sees each committed decision as it is logged (the workbench's live tail). */
+    private final List<java.util.function.Consumer<DecisionRecord>> taps = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Decisions(Engine engine, DecisionLog log, StateStores stores) {
         this(engine, log, stores, new Metrics(engine));
@@ -52,6 +54,24 @@ public final class Decisions {
 
     public Metrics metrics() {
         return metrics;
+    }
+
+    /**
+     * Adds a listener that sees every decision record as it is logged, on the deciding worker
+     * thread: it must return at once (hand the record over, never wait).
+     */
+    public void tap(java.util.function.Consumer<DecisionRecord> listener) {
+        taps.add(listener);
+    }
+
+    public void untap(java.util.function.Consumer<DecisionRecord> listener) {
+        taps.remove(listener);
+    }
+
+    private void tapped(DecisionRecord record) {
+        for (java.util.function.Consumer<DecisionRecord> tap : taps) {
+            tap.accept(record);
+        }
     }
 
     /** The server's state stores (FSM instances, conversations); they outlive rule reloads. */
@@ -161,6 +181,7 @@ public final class Decisions {
         long last = 0;
         for (DecisionRecord r : records) {
             last = log.append(r);
+            tapped(r);
         }
         log.awaitDurable(last);
         ArrayNode out = Json.array();
@@ -203,7 +224,9 @@ public final class Decisions {
      */
     public <I, D> Committed commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d, JsonNode stateAfter) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
-        long position = log.append(record(pack, endpoint, input, d, outcome, stateAfter));
+        DecisionRecord record = record(pack, endpoint, input, d, outcome, stateAfter);
+        long position = log.append(record);
+        tapped(record);
         logged(d, endpoint);
         return new Committed(d.toJson(outcome), position);
     }

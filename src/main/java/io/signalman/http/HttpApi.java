@@ -43,6 +43,7 @@ public final class HttpApi extends VerticleBase {
     private Router router;
 
     private final ClusterView cluster;
+    private io.signalman.workbench.Workbench workbench;
     private final Readiness readiness;
     /** Open connections on the public listener (issue 17.4), shown as {@code signalman_connections_open}. */
     private final java.util.concurrent.atomic.AtomicInteger openConnections = new java.util.concurrent.atomic.AtomicInteger();
@@ -57,6 +58,12 @@ public final class HttpApi extends VerticleBase {
         this.guard = guard;
         this.cluster = cluster;
         this.readiness = baseReadiness(decisions);
+    }
+
+    /** Serves the analysts' workbench too: on the admin listener when there is one, else here. */
+    HttpApi withWorkbench(io.signalman.workbench.Workbench w) {
+        this.workbench = w;
+        return this;
     }
 
     @Override
@@ -74,6 +81,9 @@ public final class HttpApi extends VerticleBase {
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         // With an admin listener, the public router keeps the admin routes, whose gate answers 404.
         adminRoutes(router, api);
+        if (workbench != null && config.adminListener() == null) {
+            workbench.routes(router, api);
+        }
         errorHandlers(router);
         this.router = router;
         server = listen(router, config.host(), config.port(), true);
@@ -84,6 +94,9 @@ public final class HttpApi extends VerticleBase {
         admin.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
         admin.get("/health").handler(this::health);
         adminRoutes(admin, api.onAdminListener());
+        if (workbench != null) {
+            workbench.routes(admin, api.onAdminListener());
+        }
         errorHandlers(admin);
         adminServer = listen(admin, config.adminListener().host(), config.adminListener().port(), false);
         return server.listen().compose(s -> adminServer.listen());

@@ -85,6 +85,16 @@ public final class Server implements AutoCloseable {
 
     /** The same, with the decision log writing through {@code disk} (tests make it refuse writes). */
     static Server start(ServerConfig config, Disk disk) throws BundleException {
+        return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), disk);
+    }
+
+    /** The same, with the analysts' workbench served as {@code workbench} says (SPEC 1). */
+    public static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench) throws BundleException {
+        return start(config, workbench, Disk.REAL);
+    }
+
+    private static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench, Disk disk)
+            throws BundleException {
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions()
                 .setBlockedThreadCheckInterval(Math.max(10, config.blockedWarnMs() / 2))
@@ -144,7 +154,8 @@ public final class Server implements AutoCloseable {
                 clusterState.start();
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
-            HttpApi http = new HttpApi(decisions, config, guard, view);
+            HttpApi http = new HttpApi(decisions, config, guard, view).withWorkbench(new io.signalman.workbench.Workbench(
+                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench));
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();

@@ -1,0 +1,188 @@
+package io.signalman.workbench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.BundleException;
+import io.signalman.engine.BundleFiles;
+import io.signalman.engine.Engine;
+import io.signalman.engine.RuleBundle;
+import io.signalman.json.Json;
+import io.signalman.replay.Accept;
+import io.signalman.replay.Archive;
+import io.signalman.replay.ReplayReport;
+import io.signalman.replay.Replayer;
+import io.signalman.replay.Selection;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Activation: a draft (or an earlier activated revision, for a rollback) becomes the live rules
+ * through the same gate as {@code POST /v1/rules/reload}. The golden history is replayed first;
+ * decisions it would change are accepted only when asked explicitly, with a note, exactly as
+ * {@code signalman replay --accept} rewrites them. The files are then written into the rules
+ * folder (each atomically) and {@link Engine#load()} compiles and gates them; on refusal every
+ * file is put back and the previous rules keep serving. Each activation is appended to
+ * {@code <data>/activations.jsonl} ({@link ActivationLog}). One activation at a time.
+ */
+final class Activations {
+
+    private final Engine engine;
+    private final Path rules;
+    private final Path fixtures;
+    private final Checks checks;
+    private final ActivationLog log;
+
+    Activations(Engine engine, Path fixtures, Checks checks, ActivationLog log) {
+        this.engine = engine;
+        this.rules = engine.rulesDir();
+        this.fixtures = fixtures;
+        this.checks = checks;
+        this.log = log;
+    }
+
+    ActivationLog log() {
+        return log;
+    }
+
+    /** Blocking (compile, replay, gate): a worker thread. */
+    synchronized ObjectNode activate(BundleFiles candidate, String kind, String source, String who, String note,
+                                     boolean acceptGolden) {
+        if (note == null || note.isBlank()) {
+            throw new WorkbenchException(400, "note_required", "an activation needs a note saying what changes and why");
+        }
+        Checks.Outcome check = checks.check(candidate);
+        if (!check.ok()) {
+            throw WorkbenchException.located(422, "bundle_refused", check.errors().size()
+                    + " error(s): the draft does not compile, nothing was activated", check.errors());
+        }
+        BundleFiles before = read(rules);
+        String oldRevision = engine.current().map(RuleBundle::revision).orElse(before.revision());
+        ReplayReport golden = replayGolden(check.bundle());
+        if (golden.changed() > 0 && !acceptGolden) {
+            ObjectNode d = Json.object();
+            d.set("golden_history", golden.toJson());
+            throw new WorkbenchException(409, "golden_history_changes", golden.changed() + " recorded decision(s) of the "
+                    + "golden history would change; accept them explicitly (with your note) if they are intended", d);
+        }
+        log.snapshot(before);
+        Map<Path, byte[]> undo = new LinkedHashMap<>();
+        ArrayNode diff = Json.array();
+        RuleBundle loaded;
+        try {
+            if (golden.changed() > 0) {
+                writeAccepted(check.bundle(), undo);
+            }
+            writeRules(before, candidate, undo, diff);
+            loaded = engine.load();
+        } catch (BundleException e) {
+            // A refused load never replaced the active bundle: putting the files back is all there is to undo.
+            restore(undo);
+            throw WorkbenchException.located(422, "bundle_refused", e.errors().size()
+                    + " reason(s) from the reload gate; the previous rules keep serving", e.errors());
+        } catch (IOException e) {
+            restore(undo);
+            throw new UncheckedIOException("cannot write the rules folder", e);
+        }
+        log.snapshot(loaded.files());
+        ObjectNode rec = Json.object();
+        rec.put("kind", kind);
+        rec.put("source", source);
+        rec.put("who", who);
+        rec.put("at", Instant.now().toString());
+        rec.put("note", note.strip());
+        rec.put("old_revision", oldRevision);
+        rec.put("new_revision", loaded.revision());
+        rec.set("diff", diff);
+        rec.set("impact", summary(golden));
+        return log.append(rec);
+    }
+
+    private ReplayReport replayGolden(RuleBundle candidate) {
+        try {
+            return new Replayer(candidate, null, null).replay(Archive.read(List.of(fixtures)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the golden history", e);
+        }
+    }
+
+    /**
+     * The golden history with the candidate's decisions, rewritten by {@link Accept} exactly as
+     * {@code signalman replay --accept} does; every fixture file is kept first, to be put back if
+     * the gate then refuses.
+     */
+    private void writeAccepted(RuleBundle candidate, Map<Path, byte[]> undo) throws IOException {
+        Archive archive = Archive.read(List.of(fixtures));
+        for (Archive.ArchiveFile f : archive.files()) {
+            undo.putIfAbsent(f.path(), Files.readAllBytes(f.path()));
+        }
+        Accept.rewrite(candidate, archive, Selection.ALL);
+    }
+
+    private void writeRules(BundleFiles before, BundleFiles after, Map<Path, byte[]> undo, ArrayNode diff) throws IOException {
+        for (String p : after.paths()) {
+            byte[] old = before.paths().contains(p) ? before.bytes(p) : null;
+            byte[] now = after.bytes(p);
+            if (old != null && java.util.Arrays.equals(old, now)) {
+                continue;
+            }
+            Path target = DraftPaths.resolve(rules, p);
+            undo.put(target, old);
+            Files.createDirectories(target.getParent());
+            AtomicFiles.write(target, now);
+            diff.addObject().put("file", p).put("status", old == null ? "added" : "changed")
+                    .put("diff", TextDiff.unified(old == null ? "" : text(old), text(now)));
+        }
+        for (String p : before.paths()) {
+            if (!after.paths().contains(p)) {
+                Path target = DraftPaths.resolve(rules, p);
+                undo.put(target, before.bytes(p));
+                Files.delete(target);
+                diff.addObject().put("file", p).put("status", "removed").put("diff", TextDiff.unified(text(before.bytes(p)), ""));
+            }
+        }
+    }
+
+    private static void restore(Map<Path, byte[]> undo) {
+        undo.forEach((p, old) -> {
+            try {
+                if (old == null) {
+                    Files.deleteIfExists(p);
+                } else {
+                    AtomicFiles.write(p, old);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot put " + p + " back after a refused activation", e);
+            }
+        });
+    }
+
+    private static ObjectNode summary(ReplayReport golden) {
+        ObjectNode n = Json.object();
+        n.put("golden_records", golden.records());
+        n.put("golden_unchanged", golden.unchanged());
+        n.put("golden_changes_accepted", golden.changed());
+        ArrayNode groups = n.putArray("changes");
+        golden.groups().forEach(g -> groups.addObject().put("from_rule", g.from()).put("to_rule", g.to()).put("count", g.count()));
+        n.put("invariant_violations", golden.violationCount());
+        return n;
+    }
+
+    private static BundleFiles read(Path dir) {
+        try {
+            return BundleFiles.read(dir);
+        } catch (BundleException e) {
+            throw WorkbenchException.located(500, "rules_unreadable", "the rules folder cannot be read", e.errors());
+        }
+    }
+
+    private static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,168 @@
+package io.signalman.workbench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.RuleBundle;
+import io.signalman.json.Json;
+import io.signalman.replay.Archive;
+import io.signalman.replay.ReplayListener;
+import io.signalman.replay.ReplayReport;
+import io.signalman.replay.ReplayRequest;
+import io.signalman.replay.Replayer;
+import io.signalman.replay.Selection;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * "Impact before activation": a draft replayed against the live rules, over the golden history
+ * and over a window of the decision log, with {@link Replayer} (the one replay path of
+ * {@code signalman replay --baseline}). An impact runs as a job on one thread of its own, so that
+ * a long replay neither blocks the server's workers nor runs twice at once; the page polls its
+ * progress.
+ */
+final class Impact implements AutoCloseable {
+
+    private static final int KEPT = 16;
+
+    /** One impact run; its fields are read by the polling request while the job writes them. */
+    static final class Job {
+        final String id;
+        final AtomicReference<String> phase = new AtomicReference<>("queued");
+        final java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong total = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong records = new java.util.concurrent.atomic.AtomicLong();
+        final AtomicReference<ObjectNode> result = new AtomicReference<>();
+        final AtomicReference<String> error = new AtomicReference<>();
+
+        Job(String id) {
+            this.id = id;
+        }
+
+        ObjectNode toJson() {
+            ObjectNode n = Json.object();
+            n.put("id", id);
+            n.put("state", error.get() != null ? "failed" : result.get() != null ? "done" : "running");
+            n.put("phase", phase.get());
+            n.put("done", done.get());
+            n.put("total", total.get());
+            n.put("records", records.get());
+            n.put("error", error.get());
+            n.set("report", result.get());
+            return n;
+        }
+    }
+
+    private final Coverage coverage;
+    private final Path decisions;
+    private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "signalman-workbench-impact");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final AtomicInteger sequence = new AtomicInteger();
+
+    Impact(Coverage coverage, Path decisions) {
+        this.coverage = coverage;
+        this.decisions = decisions;
+    }
+
+    /** Queues an impact of {@code draft} over the golden history and, when {@code withLog}, the log's selection. */
+    Job start(String draftId, RuleBundle live, RuleBundle draft, boolean withLog, Selection window) {
+        Job job = new Job(draftId + "-" + sequence.incrementAndGet());
+        jobs.put(job.id, job);
+        if (jobs.size() > KEPT) {
+            jobs.keySet().stream().sorted().limit(jobs.size() - KEPT).toList().forEach(jobs::remove);
+        }
+        runner.execute(() -> {
+            try {
+                ObjectNode out = Json.object();
+                out.put("live_revision", live.revision());
+                out.put("draft_revision", draft.revision());
+                out.set("golden_history", run(job, "golden history", live, draft, Archive.read(List.of(coverage.fixtures())),
+                        Selection.ALL));
+                if (withLog) {
+                    Archive log = Files.isDirectory(decisions) ? Archive.read(List.of(decisions)) : new Archive(List.of());
+                    ObjectNode l = run(job, "decision log", live, draft, log, window);
+                    l.put("since", window.since() == null ? null : window.since().toString());
+                    l.put("until", window.until() == null ? null : window.until().toString());
+                    l.put("sample", window.sample());
+                    out.set("decision_log", l);
+                }
+                job.phase.set("done");
+                job.result.set(out);
+            } catch (IOException | RuntimeException e) {
+                job.error.set(e.getMessage() == null ? e.toString() : e.getMessage());
+            }
+        });
+        return job;
+    }
+
+    Job job(String id) {
+        Job j = jobs.get(id);
+        if (j == null) {
+            throw new WorkbenchException(404, "unknown_job", "no impact job \"" + (id.length() > 60 ? id.substring(0, 60) : id) + "\"");
+        }
+        return j;
+    }
+
+    /**
+     * The draft against the live rules (every changed decision, grouped old rule -> new rule,
+     * invariant violations shrunk), then the live rules alone for what they fire, so that the
+     * rules the draft would stop firing can be named. Progress counts the archive's bytes read, over
+     * both passes; the replay streams (memory bounded whatever the log's size) on half the cores,
+     * leaving the rest to the server.
+     */
+    private static ObjectNode run(Job job, String phase, RuleBundle live, RuleBundle draft, Archive archive, Selection selection) {
+        job.phase.set(phase);
+        job.done.set(0);
+        job.total.set(0);
+        job.records.set(0);
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        ReplayReport diff = Replayer.run(ReplayRequest.of(draft, archive).withBaseline(live).withSelection(selection)
+                .withThreads(threads).withListener(listener(job, 0)));
+        ReplayReport liveAlone = Replayer.run(ReplayRequest.of(live, archive).withSelection(selection).withThreads(threads)
+                .withListener(listener(job, 1)));
+        ObjectNode out = diff.toJson();
+        ObjectNode stops = out.putObject("stops_firing");
+        Coverage.stopsFiring(live, draft, liveAlone, diff).forEach((pack, rules) -> rules.forEach(stops.withArray(pack)::add));
+        return out;
+    }
+
+    /** Pass {@code pass} of two: its bytes count in the second half of the bar. */
+    private static ReplayListener listener(Job job, int pass) {
+        return (records, bytesRead, totalBytes) -> {
+            job.total.set(2 * totalBytes);
+            job.done.set(pass * totalBytes + bytesRead);
+            if (pass == 0) {
+                job.records.set(records);
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        runner.shutdownNow();
+    }
+
+    /** The decision log's window and sample, read as {@code replay --since/--until/--sample} reads them. */
+    static Selection selection(String since, String until, double sample) {
+        try {
+            return new Selection(blank(since) ? null : Selection.instant("since", since.strip()),
+                    blank(until) ? null : Selection.instant("until", until.strip()), java.util.Set.of(), sample);
+        } catch (IllegalArgumentException e) {
+            throw new WorkbenchException(400, "invalid_input", e.getMessage());
+        }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

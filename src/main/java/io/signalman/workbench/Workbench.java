@@ -1,0 +1,257 @@
+package io.signalman.workbench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.Packs;
+import io.signalman.engine.BundleException;
+import io.signalman.engine.BundleFiles;
+import io.signalman.engine.Engine;
+import io.signalman.engine.RuleBundle;
+import io.signalman.http.Api;
+import io.signalman.http.Decisions;
+import io.signalman.json.Json;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.StaticHandler;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * The analysts' workbench at {@code /workbench/}: static pages (plain HTML and JavaScript modules
+ * from the jar, CodeMirror and Mermaid from their WebJars) and their JSON API under
+ * {@code /workbench/api/}. Everything it does is something the CLI does too, through the same
+ * code: compile and lint ({@code check}), explain, replay, the reload gate. Handlers run on the
+ * event loop and only route; compiling, replaying and file I/O run on the
+ * {@code signalman-workbench} worker pool, apart from the server's decision workers.
+ */
+public final class Workbench {
+
+    static final String PREFIX = "/workbench";
+    private static final String API = PREFIX + "/api";
+    /** A draft file may be 256 KiB; its JSON envelope adds escaping. */
+    private static final long WRITE_BODY_LIMIT = 2L * Drafts.MAX_FILE_BYTES;
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper BODIES = new com.fasterxml.jackson.databind.ObjectMapper(
+            com.fasterxml.jackson.core.JsonFactory.builder().streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints
+                    .builder().maxStringLength((int) WRITE_BODY_LIMIT).maxNestingDepth(64).build()).build());
+
+    private final Engine engine;
+    private final Decisions decisions;
+    private final WorkbenchOptions options;
+    private final Path fixtures;
+    private final Checks checks = new Checks(Packs.compiler());
+    private final Drafts drafts;
+    private final Coverage coverage;
+    private final Impact impact;
+    private final Activations activations;
+    private final LastFired lastFired;
+    private final DecisionTail tail;
+
+    public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options) {
+        this.engine = decisions.engine();
+        this.decisions = decisions;
+        this.options = options;
+        this.fixtures = fixtures;
+        this.drafts = new Drafts(data);
+        this.coverage = new Coverage(fixtures);
+        this.impact = new Impact(coverage, decisionLog);
+        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data));
+        this.lastFired = new LastFired(decisionLog);
+        this.tail = new DecisionTail(decisions);
+        decisions.tap(lastFired::record);
+    }
+
+    /** Mounts the pages and the API on {@code router}; {@code api} is the listener's admin check. */
+    public void routes(Router router, Api api) {
+        WorkerExecutor workers = api.vertx().createSharedWorkerExecutor("signalman-workbench", 2);
+        Access access = new Access(api, options.readToken(), api.config().adminToken());
+        BodyHandler body = BodyHandler.create(false).setBodyLimit(WRITE_BODY_LIMIT);
+        router.route(PREFIX + "/*").handler(Access::headers);
+        // Vert.x matches "/workbench" and "/workbench/" alike: only the bare one is redirected.
+        router.get(PREFIX).handler(ctx -> {
+            if (ctx.request().path().equals(PREFIX)) {
+                ctx.redirect(PREFIX + "/");
+            } else {
+                ctx.next();
+            }
+        });
+
+        router.get(API + "/overview").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::overview));
+        router.get(API + "/rules").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::rules));
+        router.get(API + "/fsm").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> PackViews.machines(engine.bundle())));
+        router.get(API + "/crews").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> PackViews.crews(engine.bundle())));
+        router.get(API + "/org-chart").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> PackViews.orgChart(engine.bundle())));
+        router.get(API + "/examples/:pack").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> Examples.of(fixtures, ctx.pathParam("pack"))));
+        router.post(API + "/try").handler(body).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> tryMessage(ctx)));
+        router.get(API + "/drafts").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::listDrafts));
+        router.get(API + "/drafts/:id").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> draft(ctx.pathParam("id"))));
+        router.get(API + "/drafts/:id/file").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> Json.object()
+                .put("path", ctx.queryParams().get("path")).put("text", drafts.read(ctx.pathParam("id"), ctx.queryParams().get("path")))));
+        router.get(API + "/impact/:job").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> impact.job(ctx.pathParam("job")).toJson()));
+        router.get(API + "/activations").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::history));
+        router.get(API + "/tail").handler(access::read).handler(tail::handle);
+
+        router.post(API + "/drafts").handler(access::write).handler(ctx -> work(ctx, workers, 201, this::newDraft));
+        router.put(API + "/drafts/:id/file").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> save(ctx)));
+        router.delete(API + "/drafts/:id/file").handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> {
+            drafts.delete(ctx.pathParam("id"), ctx.queryParams().get("path"));
+            return draft(ctx.pathParam("id"));
+        }));
+        router.delete(API + "/drafts/:id").handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> {
+            drafts.discard(ctx.pathParam("id"));
+            return Json.object().put("deleted", ctx.pathParam("id"));
+        }));
+        router.post(API + "/drafts/:id/impact").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 202,
+                () -> startImpact(ctx)));
+        router.post(API + "/drafts/:id/activate").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200,
+                () -> activate(ctx)));
+        router.post(API + "/rollback").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> rollback(ctx)));
+        router.route(API + "/*").handler(ctx -> Replies.error(ctx, 404, "not_found", "no such workbench endpoint: "
+                + ctx.request().method() + " " + ctx.request().path()));
+
+        router.get(PREFIX + "/lib/*").handler(StaticHandler.create("META-INF/resources/webjars").setCachingEnabled(true)
+                .setDirectoryListing(false));
+        router.get(PREFIX + "/*").handler(StaticHandler.create("workbench").setIndexPage("index.html")
+                .setDirectoryListing(false));
+    }
+
+    private static void work(RoutingContext ctx, WorkerExecutor workers, int status, Callable<JsonNode> work) {
+        workers.executeBlocking(work, false).onSuccess(json -> Replies.json(ctx, status, json))
+                .onFailure(err -> Replies.failure(ctx, err));
+    }
+
+    private ObjectNode overview() {
+        RuleBundle b = engine.bundle();
+        ObjectNode n = Json.object();
+        n.put("revision", b.revision());
+        n.put("loaded_at", b.loadedAt().toString());
+        b.packs().keySet().stream().sorted().forEach(n.putArray("packs")::add);
+        n.set("last_refused", engine.lastRefused().map(r -> (JsonNode) Json.object().put("at", r.at().toString())
+                .put("revision", r.revision()).set("errors", Checks.errors(r.errors()))).orElse(Json.MAPPER.nullNode()));
+        n.put("admin_token_name", options.adminTokenName());
+        return n;
+    }
+
+    private ObjectNode rules() {
+        RuleBundle b = engine.bundle();
+        return RulesCatalog.of(b, coverage.goldenNeverFired(b), lastFired);
+    }
+
+    private JsonNode tryMessage(RoutingContext ctx) throws Exception {
+        JsonNode req = bodyJson(ctx);
+        String draftId = req.path("draft").isTextual() ? req.path("draft").asText() : null;
+        return TryMessage.run(req, engine.bundle(), draftId == null ? null : compiled(draftId));
+    }
+
+    private RuleBundle compiled(String draftId) {
+        Checks.Outcome c = checks.check(drafts.files(draftId));
+        if (!c.ok()) {
+            throw WorkbenchException.located(422, "draft_does_not_compile", "the draft has " + c.errors().size()
+                    + " error(s); fix them first", c.errors());
+        }
+        return c.bundle();
+    }
+
+    private ArrayNode listDrafts() {
+        ArrayNode a = Json.array();
+        drafts.ids().forEach(id -> a.add(drafts.meta(id)));
+        return a;
+    }
+
+    private ObjectNode newDraft() throws BundleException {
+        return draft(drafts.create(BundleFiles.read(engine.rulesDir())));
+    }
+
+    /** A draft: its files, how each differs from the rules folder, and the check of it as it is. */
+    private ObjectNode draft(String id) throws BundleException {
+        BundleFiles files = drafts.files(id);
+        BundleFiles live = BundleFiles.read(engine.rulesDir());
+        ObjectNode n = drafts.meta(id);
+        ArrayNode list = n.putArray("files");
+        for (String p : files.paths()) {
+            String status = !live.paths().contains(p) ? "added"
+                    : java.util.Arrays.equals(live.bytes(p), files.bytes(p)) ? "unchanged" : "changed";
+            list.addObject().put("path", p).put("status", status);
+        }
+        live.paths().stream().filter(p -> !files.paths().contains(p)).forEach(p -> list.addObject().put("path", p).put("status", "removed"));
+        n.set("check", checks.check(files).toJson());
+        return n;
+    }
+
+    private ObjectNode save(RoutingContext ctx) throws Exception {
+        JsonNode req = bodyJson(ctx);
+        String id = ctx.pathParam("id");
+        String path = ctx.queryParams().get("path");
+        if (!req.path("text").isTextual()) {
+            throw new WorkbenchException(400, "invalid_input", "send {\"text\": \"the file's new content\"}");
+        }
+        drafts.write(id, path, req.get("text").asText());
+        ObjectNode n = draft(id);
+        n.put("saved", path);
+        return n;
+    }
+
+    private ObjectNode startImpact(RoutingContext ctx) throws Exception {
+        JsonNode req = bodyJson(ctx);
+        String id = ctx.pathParam("id");
+        RuleBundle draft = compiled(id);
+        Impact.Job job = impact.start(id, engine.bundle(), draft, req.path("decision_log").asBoolean(true),
+                Impact.selection(req.path("since").asText(null), req.path("until").asText(null), req.path("sample").asDouble(1.0)));
+        return job.toJson();
+    }
+
+    private ObjectNode activate(RoutingContext ctx) throws Exception {
+        JsonNode req = bodyJson(ctx);
+        String id = ctx.pathParam("id");
+        // A draft holds every file: activating one made before another change would undo that change.
+        String base = drafts.meta(id).path("base_revision").asText();
+        String now = BundleFiles.read(engine.rulesDir()).revision();
+        if (!base.equals(now)) {
+            throw new WorkbenchException(409, "draft_out_of_date", "the rules changed since this draft was made (from " + base
+                    + ", the rules folder is now " + now + "): make a new draft and bring the edit over, so that no change is undone");
+        }
+        return activations.activate(drafts.files(id), "activate", "draft " + id, options.adminTokenName(),
+                req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false));
+    }
+
+    private ObjectNode rollback(RoutingContext ctx) throws Exception {
+        JsonNode req = bodyJson(ctx);
+        String revision = req.path("revision").asText(null);
+        return activations.activate(activations.log().revision(revision), "rollback", "revision " + revision,
+                options.adminTokenName(), req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false));
+    }
+
+    private ArrayNode history() {
+        ArrayNode h = activations.log().history();
+        ArrayNode newestFirst = Json.array();
+        for (int i = h.size() - 1; i >= 0; i--) {
+            newestFirst.add(h.get(i));
+        }
+        return newestFirst;
+    }
+
+    /**
+     * A request body: JSON read with a longer string limit than decision requests have, because a
+     * draft file travels as one string (its own limit, {@link Drafts#MAX_FILE_BYTES}, is checked
+     * where it is saved, with a clearer answer).
+     */
+    private static JsonNode bodyJson(RoutingContext ctx) {
+        byte[] b = Api.bodyBytes(ctx);
+        JsonNode n;
+        try {
+            n = b.length == 0 ? Json.object() : BODIES.readTree(b);
+        } catch (java.io.IOException e) {
+            throw new WorkbenchException(400, "malformed_json", "the body is not JSON: " + e.getMessage());
+        }
+        if (n == null || !n.isObject()) {
+            throw new WorkbenchException(400, "invalid_input", "send a JSON object");
+        }
+        return n;
+    }
+}

@@ -1,0 +1,29 @@
+package io.signalman.workbench;
+
+/**
+ * How the workbench is served, beside the server's own configuration.
+ *
+ * @param readToken      the token that lets a client off loopback read the workbench's API
+ *                       ({@code --workbench-token}); null: only loopback clients may read
+ * @param adminTokenName the name written as "who" in {@code data/activations.jsonl} for a write made
+ *                       with the admin token ({@code --admin-token-name}); the token itself is
+ *                       never written anywhere
+ */
+public record WorkbenchOptions(String readToken, String adminTokenName) {
+
+    public static final String DEFAULT_ADMIN_NAME = "admin";
+
+    public WorkbenchOptions {
+        adminTokenName = adminTokenName == null || adminTokenName.isBlank() ? DEFAULT_ADMIN_NAME : adminTokenName;
+        readToken = readToken == null || readToken.isEmpty() ? null : readToken;
+    }
+
+    public static WorkbenchOptions defaults() {
+        return new WorkbenchOptions(null, DEFAULT_ADMIN_NAME);
+    }
+
+    @Override
+    public String toString() {
+        return "workbench-token=" + (readToken == null ? "unset" : "set") + " admin-token-name=" + adminTokenName;
+    }
+}

@@ -1,0 +1,88 @@
+import {call, get} from './api.js';
+import {el, clear, json} from './dom.js';
+
+/** The impact panel of a draft: replay it against the live rules, with live progress. */
+export function runImpact(draftId, app) {
+  const since = el('input', {id: 'impact-since', type: 'text', placeholder: 'e.g. 2026-11-20T00:00:00Z (optional)'});
+  const until = el('input', {id: 'impact-until', type: 'text', placeholder: 'optional'});
+  const sample = el('input', {id: 'impact-sample', type: 'text', value: '1', size: 4, title: 'the share of logged decisions to replay, e.g. 0.1'});
+  const withLog = el('input', {id: 'impact-log', type: 'checkbox', checked: true});
+  const go = el('button', {id: 'impact-run', class: 'primary'}, 'Run the impact');
+  const bar = el('progress', {id: 'impact-progress', max: 1, value: 0, hidden: true});
+  const phase = el('span', {id: 'impact-phase', class: 'muted'});
+  const out = el('div', {id: 'impact-out'});
+  go.addEventListener('click', async () => {
+    go.disabled = true;
+    clear(out);
+    bar.hidden = false;
+    try {
+      let job = await call('POST', 'drafts/' + draftId + '/impact', {decision_log: withLog.checked,
+        since: since.value.trim() || null, until: until.value.trim() || null, sample: Number(sample.value) || 1});
+      while (job.state === 'running') {
+        bar.max = Math.max(1, job.total);
+        bar.value = job.done;
+        phase.textContent = job.phase + ': ' + (job.total ? Math.round(100 * job.done / job.total) : 0) + '% read, ' +
+          job.records + ' decisions';
+        await new Promise(r => setTimeout(r, 250));
+        job = await get('impact/' + encodeURIComponent(job.id));
+      }
+      bar.value = bar.max;
+      if (job.state === 'failed') throw new Error(job.error);
+      phase.textContent = 'done';
+      out.append(report('On the golden history', job.report.golden_history, draftId, app));
+      if (job.report.decision_log) {
+        out.append(report('On the decisions this server logged' + window_(job.report.decision_log), job.report.decision_log, draftId, app));
+      }
+    } catch (e) {
+      out.append(el('p', {class: 'error'}, 'The impact did not run: ' + e.message));
+    } finally {
+      go.disabled = false;
+    }
+  });
+  return el('div', {},
+    el('p', {class: 'muted'}, 'Replays the draft against the live rules over the golden history and, if ticked, over the ',
+      'decision log (a window of it, when times are given). Every decision that would change is listed, grouped by old rule → new rule.'),
+    el('div', {class: 'form'}, el('label', {}, withLog, ' include the decision log'),
+      el('label', {}, 'since ', since), el('label', {}, 'until ', until), el('label', {}, 'sample ', sample), go),
+    el('div', {}, bar, ' ', phase), out);
+}
+
+function window_(l) {
+  const when = l.since || l.until ? ' (' + (l.since || '…') + ' to ' + (l.until || 'now') + ')' : '';
+  return when + (l.sample < 1 ? ', a ' + l.sample + ' sample' : '');
+}
+
+function report(title, r, draftId, app) {
+  const changed = r.changed;
+  const box = el('div', {class: 'report'}, el('h3', {}, title),
+    el('p', {class: changed ? 'warn' : 'ok'}, r.records + ' decisions replayed: ' + r.unchanged + ' unchanged, ' + changed + ' changed, ' +
+      r.invariant_violation_count + ' invariant violation(s).'));
+  for (const g of r.changes) {
+    box.append(el('div', {class: 'group'},
+      el('h4', {}, el('span', {class: 'rule-name'}, g.from_rule), ' → ', el('span', {class: 'rule-name'}, g.to_rule), ' ',
+        el('span', {class: 'badge'}, g.count + ' decision(s)')),
+      el('ul', {}, g.examples.map(x => el('li', {},
+        el('span', {class: 'muted', title: x.record}, x.record.split('/').slice(-2).join('/') + ' '),
+        Object.entries(x.diff).map(([f, d]) => el('code', {}, f + ': ' + JSON.stringify(d.old) + ' → ' + JSON.stringify(d.new) + ' ')),
+        el('button', {class: 'small', on: {click: () => app.show('try', {pack: packOf(x), input: x.input, draft: draftId})}}, 'Open in Try'))))));
+  }
+  for (const v of r.invariant_violations) {
+    box.append(el('div', {class: 'violation'}, el('strong', {}, 'Invariant "' + v.invariant + '" breaks'), ': ' + v.message,
+      el('div', {}, 'Smallest input that breaks it:'), el('pre', {}, json(v.minimal_input))));
+  }
+  const stops = Object.entries(r.stops_firing || {});
+  if (stops.length) {
+    box.append(el('h4', {}, 'Rules that would stop firing'),
+      el('ul', {}, stops.flatMap(([p, rules]) => rules.map(n => el('li', {}, p + ': ', el('span', {class: 'rule-name'}, n))))));
+  }
+  for (const p of r.problems || []) box.append(el('p', {class: 'warn'}, p));
+  return box;
+}
+
+function packOf(change) {
+  const rec = change.record || '';
+  for (const p of ['broker', 'signals', 'fsm', 'dispatch', 'handoff']) {
+    if (rec.includes('/' + p + '/') || rec.startsWith(p + '/')) return p;
+  }
+  return 'broker';
+}

@@ -1,0 +1,91 @@
+package io.signalman.workbench;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Debian's chromium, headless, driven through Debian's chromedriver over W3C WebDriver. The paths
+ * are given, so Selenium Manager never looks for (or downloads) a driver or a browser; the
+ * profile is a fresh temporary folder, and nothing is fetched from the network by the browser
+ * itself (no sync, no component updates, no background requests).
+ */
+final class Browser implements AutoCloseable {
+
+    static final String CHROMIUM = "/usr/bin/chromium";
+    static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+
+    final ChromeDriver driver;
+    private final ChromeDriverService service;
+    private final Path screenshots;
+
+    Browser(Path profile, Path screenshots) {
+        if (!new File(CHROMIUM).canExecute() || !new File(CHROMEDRIVER).canExecute()) {
+            throw new AssertionError("the browser test needs " + CHROMIUM + " and " + CHROMEDRIVER
+                    + ": apt-get install -y chromium chromium-driver (make test does it when they are missing)");
+        }
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
+        this.screenshots = screenshots;
+        service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
+                .withLogOutput(java.io.OutputStream.nullOutputStream()).build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + profile.toAbsolutePath(), "--window-size=1280,1000");
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
+        driver = new ChromeDriver(service, options);
+    }
+
+    <T> T waitFor(String what, Function<WebDriver, T> condition) {
+        try {
+            return new WebDriverWait(driver, Duration.ofSeconds(60)).withMessage(what)
+                    .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(condition);
+        } catch (org.openqa.selenium.TimeoutException e) {
+            shot("failure-" + what.replaceAll("[^A-Za-z0-9]+", "-"));
+            throw e;
+        }
+    }
+
+    /** Waits until the element's text contains {@code text}, and returns the element. */
+    WebElement waitForText(By by, String text) {
+        return waitFor(by + " to say \"" + text + "\"", d -> d.findElements(by).stream()
+                .filter(e -> e.getText().contains(text)).findFirst().orElse(null));
+    }
+
+    Object js(String script, Object... args) {
+        return ((JavascriptExecutor) driver).executeScript(script, args);
+    }
+
+    void shot(String name) {
+        try {
+            Files.createDirectories(screenshots);
+            Files.write(screenshots.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            service.stop();
+        }
+    }
+}
