@@ -127,12 +127,16 @@ public final class Replayer {
                     part.chunk(c);
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            // Not a record's problem (those are in the report): a bug. The replay fails rather than count less.
+        } catch (Throwable e) {
+            // Not a record's problem (those are in the report): a bug, an interruption, or a checked
+            // exception thrown sneakily from generated rule code. Whatever it is, it is recorded, so
+            // the reading thread stops offering chunks that nobody would take (it would wait forever)
+            // and the replay fails rather than count less.
             failure.compareAndSet(null, e);
             queue.clear();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
