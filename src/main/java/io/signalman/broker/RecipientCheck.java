@@ -3,6 +3,7 @@ package io.signalman.broker;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.ParsedRule;
 import io.signalman.rulelang.DecideCall;
+import io.signalman.rulelang.Suggest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,28 +40,8 @@ final class RecipientCheck {
     }
 
     private static String suggestion(String name, OrgChart org) {
-        return org.cards().stream().map(AgentCard::id).min(Comparator.comparingInt(id -> distance(id, name)))
-                .filter(id -> distance(id, name) <= 3).map(id -> "; did you mean \"" + id + "\"?")
+        return org.cards().stream().map(AgentCard::id).min(Comparator.comparingInt(id -> Suggest.distance(id, name)))
+                .filter(id -> Suggest.distance(id, name) <= 3).map(id -> "; did you mean \"" + id + "\"?")
                 .orElse("; add a card for it, or fix the name");
-    }
-
-    /** Levenshtein distance: small ids, small cost. */
-    static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

@@ -1,5 +1,9 @@
 package io.signalman.engine;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.json.Json;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,5 +21,18 @@ public record BundleError(String file, int line, int column, String message) {
     @Override
     public String toString() {
         return file + ":" + line + ":" + column + ": " + message;
+    }
+
+    /** {@code [{"file", "line", "column", "message"}]}: how the API and the workbench show errors and warnings. */
+    public static ArrayNode toJson(List<BundleError> errors) {
+        ArrayNode a = Json.array();
+        for (BundleError e : errors) {
+            ObjectNode n = a.addObject();
+            n.put("file", e.file());
+            n.put("line", e.line());
+            n.put("column", e.column());
+            n.put("message", e.message());
+        }
+        return a;
     }
 }

@@ -65,14 +65,6 @@ final class Checks {
     }
 
     static ArrayNode errors(List<BundleError> errors) {
-        ArrayNode a = Json.array();
-        for (BundleError e : errors) {
-            ObjectNode n = a.addObject();
-            n.put("file", e.file());
-            n.put("line", e.line());
-            n.put("column", e.column());
-            n.put("message", e.message());
-        }
-        return a;
+        return BundleError.toJson(errors);
     }
 }
