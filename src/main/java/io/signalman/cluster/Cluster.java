@@ -8,6 +8,7 @@ import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryLoader;
 import io.signalman.state.SharedAnswers;
 import io.signalman.state.StateStores;
 import io.vertx.core.VertxOptions;
@@ -27,6 +28,8 @@ public final class Cluster {
 
     /** The Hazelcast cluster name: members of other Hazelcast clusters on the network are never joined. */
     public static final String NAME = "signalman";
+    /** Every map's name starts so; the database names a map's rows by the rest ({@code idempotency}, {@code expired.fsm}). */
+    static final String PREFIX = "signalman.";
     /** The maps the stateful packs' state lives in, one per store: {@code signalman.state.fsm}, ... */
     static final String STATE_MAPS = "signalman.state.";
     /** The idempotency answers' map, and the memory it may use on each member before evicting the least recently used. */
@@ -35,6 +38,8 @@ public final class Cluster {
 
     private final ClusterConfig config;
     private final HazelcastClusterManager manager;
+    /** The shared PostgreSQL ({@code --state-jdbc}), or null: state then lives in the members' memory only. */
+    private final StateDatabase database;
 
     public Cluster(ClusterConfig config) {
         this(config, null);
@@ -43,6 +48,7 @@ public final class Cluster {
     /** With {@code database}, the state maps are written through to PostgreSQL (a whole cluster may restart). */
     public Cluster(ClusterConfig config, StateDatabase database) {
         this.config = config;
+        this.database = database;
         Config hz = hazelcastConfig(config);
         if (database != null) {
             writeThrough(hz, database);
@@ -53,7 +59,10 @@ public final class Cluster {
     /**
      * Every state map loads from and writes through to {@code database}: write delay 0 (an update
      * is in the database before it is acknowledged) and an eager initial load (a cluster that
-     * starts again has every entry before it serves).
+     * starts again has every entry before it serves). Tombstones and idempotency answers too, with
+     * their expiry: tombstones are loaded eagerly (they are few, and {@code /metrics} counts them);
+     * answers when a key is missed, so the memory bound keeps holding the most recently used and a
+     * retry of an older one is still answered from the database.
      */
     static void writeThrough(Config hz, StateDatabase database) {
         MapConfig state = hz.getMapConfig(STATE_MAPS + "*");
@@ -61,6 +70,14 @@ public final class Cluster {
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER)
                 .setFactoryImplementation((com.hazelcast.map.MapStoreFactory<String, String>) (name, props) ->
                         new PostgresMapStore(database, name.substring(STATE_MAPS.length()))));
+        MapConfig tombs = hz.getMapConfig(ClusterState.TOMBSTONES + "*");
+        tombs.setMapStoreConfig(new MapStoreConfig().setEnabled(true).setWriteDelaySeconds(0)
+                .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER)
+                .setFactoryImplementation((com.hazelcast.map.MapStoreFactory<String, EntryLoader.MetadataAwareValue<Long>>) (name, props) ->
+                        new PostgresEntryStore<>(database, name.substring(PREFIX.length()), PostgresEntryStore.Codec.longs(), true)));
+        hz.getMapConfig(ANSWERS).setMapStoreConfig(new MapStoreConfig().setEnabled(true).setWriteDelaySeconds(0)
+                .setImplementation(new PostgresEntryStore<>(database, ANSWERS.substring(PREFIX.length()),
+                        PostgresEntryStore.Codec.bytes(HazelcastAnswers::answered), false)));
     }
 
     public ClusterConfig config() {
@@ -85,7 +102,7 @@ public final class Cluster {
 
     /** Cluster-wide stores with retention and the cap (issue 16); usable once joined. */
     public ClusterState state(io.signalman.state.StateConfig state, java.util.List<io.signalman.state.StoreSpec<?>> specs) {
-        return new ClusterState(hazelcast(), state, specs);
+        return new ClusterState(hazelcast(), state, specs, database == null ? null : database::purgeExpired);
     }
 
     /** Idempotency answers every node sees (SPEC 8 across nodes); usable once joined. */

@@ -40,6 +40,11 @@ final class HazelcastAnswers implements SharedAnswers {
         map.delete(id);
     }
 
+    /** Whether a stored value is an answer (written to the database), not a claim of a running request. */
+    static boolean answered(byte[] stored) {
+        return ByteBuffer.wrap(stored).getInt() != RUNNING;
+    }
+
     static byte[] encode(int status, byte[] digest, byte[] body) {
         return ByteBuffer.allocate(8 + digest.length + body.length).putInt(status).putInt(digest.length).put(digest).put(body)
                 .array();

@@ -82,6 +82,20 @@ public final class StateDatabase {
         }
     }
 
+    /**
+     * Deletes idempotency answers and tombstones past their expiry ({@link PostgresEntryStore});
+     * returns how many. Loads already skip them: this only keeps the table as small as what is
+     * live. Every member runs it now and then; two at once delete each row once. Blocking.
+     */
+    public int purgeExpired() {
+        return with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM signalman_expiring WHERE expires_at <= ?")) {
+                ps.setTimestamp(1, new java.sql.Timestamp(System.currentTimeMillis()));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
     /** Every row as a {@code StateLine} ({@code signalman state export --state-jdbc}). */
     public void export(Consumer<ObjectNode> out) {
         with(c -> {

@@ -1,0 +1,156 @@
+package io.signalman.cluster;
+
+import com.hazelcast.map.EntryStore;
+import java.nio.ByteBuffer;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Writes a Hazelcast map whose entries expire by themselves (time to live) through to PostgreSQL,
+ * with their expiry (issue 16): a cluster's idempotency answers and its tombstones of expired
+ * state. Hazelcast hands each write over with the time its entry expires
+ * ({@link EntryStore}), and an entry loaded back gets the rest of its time to live, so a cluster
+ * that restarts keeps an answer for what remained of its window, not for a new one.
+ *
+ * <p>Rows live in {@code signalman_expiring}, keyed by (store, id). A load never returns a row
+ * past its expiry (the member's clock, the one Hazelcast expires entries by); such rows are left
+ * for {@link StateDatabase#purgeExpired}. Values that {@link Codec#kept} refuses are not written at
+ * all: an idempotency claim (a request still running) lapses within seconds, and a cluster that
+ * restarts has no request running. This is sound only because such a value never replaces a live
+ * row: a claim is a {@code putIfAbsent}, which Hazelcast answers from the database first on a
+ * miss. Called on Hazelcast's threads (blocking).
+ */
+final class PostgresEntryStore<V> implements EntryStore<String, V> {
+
+    /** How a map's values become bytes and back, and which of them are written at all. */
+    record Codec<V>(Function<V, byte[]> write, Function<byte[], V> read, Predicate<V> kept) {
+
+        static Codec<byte[]> bytes(Predicate<byte[]> kept) {
+            return new Codec<>(Function.identity(), Function.identity(), kept);
+        }
+
+        static Codec<Long> longs() {
+            return new Codec<>(v -> ByteBuffer.allocate(Long.BYTES).putLong(v).array(), b -> ByteBuffer.wrap(b).getLong(),
+                    v -> true);
+        }
+    }
+
+    private final StateDatabase db;
+    private final String store;
+    private final Codec<V> codec;
+    private final boolean preload;
+
+    /**
+     * @param preload whether a map that starts loads every live row at once ({@code loadAllKeys});
+     *                otherwise an entry is loaded when a key is missed, so memory holds what is used
+     */
+    PostgresEntryStore(StateDatabase db, String store, Codec<V> codec, boolean preload) {
+        this.db = db;
+        this.store = store;
+        this.codec = codec;
+        this.preload = preload;
+    }
+
+    @Override
+    public void store(String key, MetadataAwareValue<V> value) {
+        storeAll(Map.of(key, value));
+    }
+
+    @Override
+    public void storeAll(Map<String, MetadataAwareValue<V>> entries) {
+        List<Map.Entry<String, MetadataAwareValue<V>>> kept = entries.entrySet().stream()
+                .filter(e -> codec.kept().test(e.getValue().getValue())).toList();
+        if (kept.isEmpty()) {
+            return;
+        }
+        db.with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO signalman_expiring (store, id, value, expires_at)"
+                    + " VALUES (?, ?, ?, ?) ON CONFLICT (store, id) DO UPDATE SET value = excluded.value,"
+                    + " expires_at = excluded.expires_at")) {
+                for (var e : kept) {
+                    long expires = e.getValue().getExpirationTime();
+                    ps.setString(1, store);
+                    ps.setString(2, e.getKey());
+                    ps.setBytes(3, codec.write().apply(e.getValue().getValue()));
+                    ps.setTimestamp(4, expires == MetadataAwareValue.NO_TIME_SET ? null : new Timestamp(expires));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void delete(String key) {
+        deleteAll(List.of(key));
+    }
+
+    @Override
+    public void deleteAll(Collection<String> keys) {
+        db.with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM signalman_expiring WHERE store = ? AND id = ANY (?)")) {
+                ps.setString(1, store);
+                ps.setArray(2, c.createArrayOf("text", keys.toArray()));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public MetadataAwareValue<V> load(String key) {
+        return loadAll(List.of(key)).get(key);
+    }
+
+    @Override
+    public Map<String, MetadataAwareValue<V>> loadAll(Collection<String> keys) {
+        return db.with(c -> {
+            Map<String, MetadataAwareValue<V>> out = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, value, expires_at FROM signalman_expiring"
+                    + " WHERE store = ? AND id = ANY (?) AND (expires_at IS NULL OR expires_at > ?)")) {
+                ps.setString(1, store);
+                ps.setArray(2, c.createArrayOf("text", keys.toArray()));
+                ps.setTimestamp(3, new Timestamp(System.currentTimeMillis()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        V value = codec.read().apply(rs.getBytes(2));
+                        Timestamp expires = rs.getTimestamp(3);
+                        out.put(rs.getString(1), expires == null ? new MetadataAwareValue<>(value)
+                                : new MetadataAwareValue<>(value, expires.getTime()));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Iterable<String> loadAllKeys() {
+        if (!preload) {
+            return List.of();
+        }
+        return db.with(c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM signalman_expiring"
+                    + " WHERE store = ? AND (expires_at IS NULL OR expires_at > ?)")) {
+                ps.setString(1, store);
+                ps.setTimestamp(2, new Timestamp(System.currentTimeMillis()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+}
