@@ -21,8 +21,8 @@ import java.util.function.Predicate;
  * that restarts keeps an answer for what remained of its window, not for a new one.
  *
  * <p>Rows live in {@code signalman_expiring}, keyed by (store, id). A load never returns a row
- * past its expiry (the member's clock, the one Hazelcast expires entries by); such rows are left
- * for {@link StateDatabase#purgeExpired}. Values that {@link Codec#kept} refuses are not written at
+ * past its expiry, nor one within {@link #LOAD_MARGIN} of it (by the member's clock, the one
+ * Hazelcast expires entries by); such rows are left for {@link StateDatabase#purgeExpired}. Values that {@link Codec#kept} refuses are not written at
  * all: an idempotency claim (a request still running) lapses within seconds, and a cluster that
  * restarts has no request running. This is sound only because such a value never replaces a live
  * row: a claim is a {@code putIfAbsent}, which Hazelcast answers from the database first on a
@@ -42,6 +42,15 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
                     v -> true);
         }
     }
+
+    /**
+     * NOTE: Hazelcast 5.3.8 answers an operation whose loaded entry has expired by the time it is
+     * applied with the loader's wrapper instead of nothing ({@code putIfAbsent} then fails to
+     * serialize it; seen in testing with a row loaded past its expiry). So a row is loaded only
+     * while it has this long left to live: an answer in the last seconds of its window counts as
+     * gone, and its retry runs again, as it would a moment later.
+     */
+    static final long LOAD_MARGIN_MILLIS = 5_000;
 
     private final StateDatabase db;
     private final String store;
@@ -119,7 +128,7 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
                     + " WHERE store = ? AND id = ANY (?) AND (expires_at IS NULL OR expires_at > ?)")) {
                 ps.setString(1, store);
                 ps.setArray(2, c.createArrayOf("text", keys.toArray()));
-                ps.setTimestamp(3, new Timestamp(System.currentTimeMillis()));
+                ps.setTimestamp(3, loadable());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         V value = codec.read().apply(rs.getBytes(2));
@@ -143,7 +152,7 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
             try (PreparedStatement ps = c.prepareStatement("SELECT id FROM signalman_expiring"
                     + " WHERE store = ? AND (expires_at IS NULL OR expires_at > ?)")) {
                 ps.setString(1, store);
-                ps.setTimestamp(2, new Timestamp(System.currentTimeMillis()));
+                ps.setTimestamp(2, loadable());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.add(rs.getString(1));
@@ -152,5 +161,10 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
             }
             return out;
         });
+    }
+
+    /** The earliest expiry a row may have to be loaded. */
+    private static Timestamp loadable() {
+        return new Timestamp(System.currentTimeMillis() + LOAD_MARGIN_MILLIS);
     }
 }

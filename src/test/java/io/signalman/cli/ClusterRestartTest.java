@@ -1,5 +1,6 @@
 package io.signalman.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.signalman.Await;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A whole cluster restarts without losing state (issue 16): two {@code serve --cluster} JVMs on
  * 127.0.0.1 whose state maps write through to a real PostgreSQL ({@code --state-jdbc}, schema by
- * Flyway); both are stopped, both are started again, and every instance and conversation is there.
+ * Flyway); both are stopped, both are started again, and every instance and conversation is there,
+ * and a request retried with its idempotency key gets its first answer.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ClusterRestartTest {
@@ -40,6 +42,7 @@ class ClusterRestartTest {
         try (TestPostgres pg = TestPostgres.start()) {
             List<String> members = List.of("127.0.0.1:" + TestBundles.freePort(), "127.0.0.1:" + TestBundles.freePort());
             Map<String, String> before = new LinkedHashMap<>();
+            HttpResponse<byte[]> first;
             List<ServeProcess> nodes = start(pg, members);
             try {
                 // Given instances and conversations created and advanced through both nodes
@@ -54,11 +57,17 @@ class ClusterRestartTest {
                                 "{\"agent\":\"teacher\",\"response\":\"over to you\"}").statusCode());
                     }
                 }
+                // ... and an action answered for an idempotency key
+                assertEquals(201, send(nodes.get(0).port(), "POST", "/v1/fsm/instances", "{\"id\":\"k1\",\"machine\":\"transaction\"}")
+                        .statusCode());
+                first = keyed(nodes.get(0).port(), "/v1/fsm/instances/k1/actions", "{\"action\":\"begin\"}");
+                assertEquals(200, first.statusCode());
                 for (int i = 0; i < 6; i++) {
                     for (String path : List.of("/v1/fsm/instances/i" + i, "/v1/handoff/conversations/c" + i)) {
                         before.put(path, send(nodes.get(0).port(), "GET", path, null).body());
                     }
                 }
+                before.put("/v1/fsm/instances/k1", send(nodes.get(0).port(), "GET", "/v1/fsm/instances/k1", null).body());
             } finally {
                 // When every node is stopped
                 for (ServeProcess n : nodes) {
@@ -78,6 +87,13 @@ class ClusterRestartTest {
                     }
                 }
                 assertEquals("processing", Json.parse(before.get("/v1/fsm/instances/i1")).get("current_state").asText());
+                // ... a retry of the keyed action gets its first answer byte for byte and changes nothing
+                HttpResponse<byte[]> retry = keyed(nodes.get(1).port(), "/v1/fsm/instances/k1/actions", "{\"action\":\"begin\"}");
+                assertEquals(200, retry.statusCode());
+                assertArrayEquals(first.body(), retry.body());
+                assertEquals("true", retry.headers().firstValue("Idempotent-Replayed").orElse(null));
+                assertEquals(Json.parse(before.get("/v1/fsm/instances/k1")),
+                        Json.parse(send(nodes.get(0).port(), "GET", "/v1/fsm/instances/k1", null).body()));
                 // ... and compare-and-set goes on from the stored versions
                 assertEquals(200, send(nodes.get(1).port(), "POST", "/v1/fsm/instances/i1/actions", "{\"action\":\"abort\"}")
                         .statusCode());
@@ -119,6 +135,21 @@ class ClusterRestartTest {
         try {
             return Json.parse(body);
         } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A POST with idempotency key {@code retry-1}, its body read as bytes. */
+    private static HttpResponse<byte[]> keyed(int port, String path, String body) {
+        HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30))
+                .header("content-type", "application/json").header("Idempotency-Key", "retry-1")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        try {
+            return HTTP.send(r, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
