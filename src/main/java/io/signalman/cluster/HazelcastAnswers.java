@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
  * Idempotency answers in a Hazelcast map shared by the cluster ({@code signalman.idempotency}).
  * A claim is {@code putIfAbsent} with a short time to live; the answer replaces it with the
  * window as its time to live. The map evicts least-recently-used entries past its memory bound.
- * A value is {@code [status:int][digest length:int][digest][body]}, status -1 while running.
+ * With {@code --state-jdbc}, answers (not claims) are also written through to PostgreSQL with
+ * their expiry, and a missed key is looked up there ({@link PostgresEntryStore}): an evicted answer,
+ * or one from before a whole-cluster restart, is still given within its window. A value is {@code [status:int][digest length:int][digest][body]}, status -1 while running.
  */
 final class HazelcastAnswers implements SharedAnswers {
 

@@ -21,9 +21,10 @@ import java.util.zip.GZIPOutputStream;
  * {@code replay --accept}: records the candidate's decisions as the archive's own, changing only
  * what changed. A record whose decision comes out the same (by {@link Redecision}, as replay
  * compares) is copied byte for byte, old revision included; a changed one gets the candidate's
- * decision and revision, its other fields as recorded. So the diff of an accepted change shows
- * exactly the changed decisions. Each file is streamed into a new file beside it, which then
- * atomically replaces it; a file with no change is left untouched.
+ * decision and revision, its other fields as recorded ({@code state_after} too, the state the
+ * node stored: see {@link Redecision#accepted}). So the diff of an accepted change shows exactly
+ * the changed decisions. Each file is streamed into a new file beside it, which then atomically
+ * replaces it; a file with no change is left untouched.
  */
 public final class Accept {
 

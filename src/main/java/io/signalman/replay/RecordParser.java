@@ -19,7 +19,7 @@ import java.io.UncheckedIOException;
 /**
  * Reads one archive line into a {@link DecisionRecord} with Jackson's streaming parser, building
  * trees only for what replay uses: the input, the state before, and the recorded decision's
- * fields. NOTE(perf): a record's {@code rules_fired} is about half of its bytes and replay never
+ * fields (and, for {@code --accept}, which writes a record back, the state after). NOTE(perf): a record's {@code rules_fired} is about half of its bytes and replay never
  * compares it, so the replay path skips it token by token (no strings, no nodes) instead of
  * building it; the parse was about a fifth of a replayed record's time in a JFR profile.
  */
@@ -54,6 +54,7 @@ final class RecordParser {
         JsonNode input = null;
         JsonNode decision = null;
         JsonNode state = null;
+        JsonNode after = null;
         try (JsonParser p = FACTORY.createParser(bytes, offset, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new InputException("", "a decision record is a JSON object");
@@ -69,6 +70,14 @@ final class RecordParser {
                     case "rules_revision" -> revision = text(p, t, field);
                     case "input" -> input = tree(p, t);
                     case "state_before" -> state = tree(p, t);
+                    // Replay never reads it; --accept writes it back as it was.
+                    case "state_after" -> {
+                        if (whole) {
+                            after = tree(p, t);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
                     case "decision" -> decision = whole || t != JsonToken.START_OBJECT ? tree(p, t) : compared(p);
                     default -> p.skipChildren();
                 }
@@ -95,7 +104,7 @@ final class RecordParser {
             throw new InputException("pack", "a decision record needs \"pack\"");
         }
         return new DecisionRecord(id, at, pack, endpoint, revision, input, (ObjectNode) decision,
-                state == null || state.isNull() ? null : state);
+                state == null || state.isNull() ? null : state, after == null || after.isNull() ? null : after);
     }
 
     /** The decision object without the fields replay does not compare. */

@@ -67,10 +67,19 @@ record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<S
         return diff != null;
     }
 
-    /** The record as {@code --accept} writes it: the candidate's decision and revision, all else as recorded. */
+    /**
+     * The record as {@code --accept} writes it: the candidate's decision and revision, all else as
+     * recorded, {@code state_after} included. That is the state the node stored when it decided:
+     * on a single node the decision log is the write-ahead log of state, so a restart on this log
+     * rebuilds it, and the key's next record starts from it ({@code state_before}). Accepting
+     * says what the candidate decides for the same input; it does not change what happened, so
+     * writing the candidate's state there would rebuild a state no client was ever told of and
+     * break that chain (and the value a store writes, with its version, is not something
+     * replaying a decision computes).
+     */
     DecisionRecord accepted(DecisionRecord rec) {
         return new DecisionRecord(rec.decisionId(), rec.at(), rec.pack(), rec.endpoint(), decision.revision(), rec.input(),
-                decision.recordJson(outcome), rec.stateBefore());
+                decision.recordJson(outcome), rec.stateBefore(), rec.stateAfter());
     }
 
     private static JsonNode rule(Decision<?> d) {

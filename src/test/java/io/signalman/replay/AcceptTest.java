@@ -81,6 +81,54 @@ class AcceptTest {
         assertTrue(again.out().contains("replayed " + Files.readAllLines(HISTORY).size() + " records"), again.out());
     }
 
+    /**
+     * On a single node the decision log is the write-ahead log of state: a record that moved an
+     * instance carries the state the node stored. Accepting a new decision for it does not change
+     * what the node stored, so a restart on the log still rebuilds what clients were told.
+     */
+    @Test
+    void aRewrittenRecordKeepsTheStateItsNodeStored() throws Exception {
+        // Given FSM records that moved an instance to revising, with the state the node stored ...
+        Path archive = tmp.resolve("fsm/history.jsonl");
+        Files.createDirectories(archive.getParent());
+        List<String> lines = new java.util.ArrayList<>();
+        int version = 0;
+        for (String line : Files.readAllLines(TestBundles.FIXTURES.resolve("fsm/history.jsonl"))) {
+            ObjectNode rec = (ObjectNode) Json.parse(line);
+            if ("revising".equals(rec.path("decision").path("to").asText())) {
+                ObjectNode value = ((ObjectNode) rec.get("state_before").deepCopy()).put("current_state", "revising");
+                rec.set("state_after", Json.object().put("store", "fsm").put("id", rec.path("input").path("id").asText())
+                        .put("version", ++version).set("value", value));
+            }
+            lines.add(Json.write(rec));
+        }
+        Files.write(archive, lines);
+        // ... and rules under which those reviews pass instead
+        Path lenient = TestBundles.copyOfRules(tmp.resolve("lenient"));
+        TestBundles.edit(lenient.resolve("fsm/review-flow.drl"), "number(\"quality\") >= 0.7", "number(\"quality\") >= 0.2");
+
+        // When the change is accepted
+        CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--rules", lenient.toString(), "--accept",
+                archive.toString());
+
+        // Then a rewritten record has the new decision and still the state its node stored
+        assertEquals(0, accepted.code(), accepted.out() + accepted.err());
+        List<String> after = Files.readAllLines(archive);
+        int rewritten = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode old = Json.parse(lines.get(i));
+            if (!old.has("state_after") || lines.get(i).equals(after.get(i))) {
+                continue;
+            }
+            rewritten++;
+            JsonNode now = Json.parse(after.get(i));
+            assertEquals("done", now.path("decision").path("to").asText(), after.get(i));
+            assertEquals(old.get("state_after"), now.get("state_after"), "line " + (i + 1));
+            assertEquals(old.get("state_before"), now.get("state_before"), "line " + (i + 1));
+        }
+        assertTrue(rewritten > 0, "some review passes under the lenient rules: " + accepted.out());
+    }
+
     private static List<String> sortedTexts(JsonNode array) {
         List<String> out = new java.util.ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
