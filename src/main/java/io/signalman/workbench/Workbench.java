@@ -11,6 +11,7 @@ import io.signalman.engine.RuleBundle;
 import io.signalman.http.Api;
 import io.signalman.http.Decisions;
 import io.signalman.json.Json;
+import io.signalman.scenario.ScenarioRunner;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -85,6 +86,9 @@ public final class Workbench {
         router.get(API + "/crews").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> PackViews.crews(engine.bundle())));
         router.get(API + "/org-chart").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> PackViews.orgChart(engine.bundle())));
+        router.get(API + "/scenarios").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> scenarios(draftParam(ctx))));
+        router.get(API + "/tables").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> tables(draftParam(ctx))));
         router.get(API + "/examples/:pack").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> Examples.of(fixtures, ctx.pathParam("pack"))));
         router.post(API + "/try").handler(body).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> tryMessage(ctx)));
@@ -147,6 +151,40 @@ public final class Workbench {
         JsonNode req = bodyJson(ctx);
         String draftId = req.path("draft").isTextual() ? req.path("draft").asText() : null;
         return TryMessage.run(req, engine.bundle(), draftId == null ? null : compiled(draftId));
+    }
+
+    /**
+     * The scenarios of the live rules, or of a draft (which must compile: 422 with its errors
+     * otherwise), run as {@code signalman test} runs them, in the form {@code test --json} prints.
+     */
+    private ObjectNode scenarios(String draftId) {
+        RuleBundle b = draftId == null ? engine.bundle() : compiled(draftId);
+        ObjectNode n = ScenarioRunner.run(b).toJson(b);
+        n.put("draft", draftId);
+        return n;
+    }
+
+    /** The decision tables of the live rules, or of a draft with its check's errors at their rows. */
+    private ObjectNode tables(String draftId) {
+        ObjectNode n = Json.object();
+        n.put("draft", draftId);
+        if (draftId == null) {
+            RuleBundle b = engine.bundle();
+            n.put("revision", b.revision());
+            n.set("files", TablesView.of(b.files(), java.util.List.of(), b.warnings()));
+        } else {
+            BundleFiles files = drafts.files(draftId);
+            Checks.Outcome c = checks.check(files);
+            n.put("revision", files.revision());
+            n.set("files", TablesView.of(files, c.errors(), c.warnings()));
+        }
+        return n;
+    }
+
+    /** {@code ?draft=ID}, or null for the live rules. */
+    private static String draftParam(RoutingContext ctx) {
+        String id = ctx.queryParams().get("draft");
+        return id == null || id.isEmpty() ? null : id;
     }
 
     private RuleBundle compiled(String draftId) {
