@@ -67,8 +67,8 @@ function edit(draft, file, line) {
   app.show('drafts', {file, line, draft: draft || undefined});
 }
 
-function editButton(draft, file) {
-  return el('button', {class: 'small edit', 'data-path': file, on: {click: () => edit(draft, file)}}, 'Edit in a draft');
+function editButton(draft, file, line) {
+  return el('button', {class: 'small edit', 'data-path': file, on: {click: () => edit(draft, file, line)}}, 'Edit in a draft');
 }
 
 function located(draft, x) {
@@ -92,25 +92,26 @@ function showScenarios(settled, which, draft) {
   const r = settled.value;
   const status = r.passed ? r.scenarios + ' scenarios passed'
     : r.failed + ' of ' + r.scenarios + ' scenarios failed' + (r.errors.length ? ', ' + r.errors.length + ' problem(s) in scenario files' : '');
-  clear(ui.summary).append(el('p', {class: r.passed ? 'ok' : 'error', id: 'scenario-status'}, status + ' (' + which + ').'),
-    el('p', {class: 'muted'}, Object.entries(r.packs).map(([p, c]) => p + ': ' + c.passed + ' of ' + c.scenarios).join(' · ')));
+  clear(ui.summary).append(el('p', {}, el('span', {class: r.passed ? 'ok' : 'error', id: 'scenario-status'}, status + ' (' + which + ').'),
+    ' ', el('span', {class: 'muted'}, 'By pack: ' + Object.entries(r.packs).map(([p, c]) => p + ' ' + c.passed + ' of ' + c.scenarios).join(', '))));
+  // One line per scenario file (its passing scenarios fold out of its name), then each failure in full.
   const files = [...new Set([...r.results.map(x => x.file), ...r.errors.map(x => x.file)])].sort();
-  for (const file of files) {
+  const rows = files.map(file => {
     const results = r.results.filter(x => x.file === file);
-    const failed = results.filter(x => !x.passed);
     const passed = results.filter(x => x.passed);
-    const errors = r.errors.filter(x => x.file === file);
-    const bad = failed.length + errors.length > 0;
-    ui.scenarios.append(el('div', {class: 'suite-file' + (bad ? ' has-failures' : ''), 'data-path': file},
-      el('h3', {}, el('span', {class: 'file'}, file), ' ',
-        passed.length ? el('span', {class: 'badge ok'}, passed.length + ' passed') : '', ' ',
-        failed.length ? el('span', {class: 'badge fail'}, failed.length + ' failed') : '', ' ',
-        editButton(draft, file)),
-      errors.length ? problems(draft, 'error', errors) : '',
-      failed.map(x => failure(draft, x)),
-      passed.length ? el('details', {}, el('summary', {}, passed.length + ' passed'),
-        el('ul', {class: 'passed'}, passed.map(x => el('li', {}, x.name, ' ', el('span', {class: 'muted'}, 'line ' + x.line))))) : ''));
-  }
+    const failed = results.length - passed.length + r.errors.filter(x => x.file === file).length;
+    return el('tr', {class: failed ? 'has-failures' : '', 'data-path': file},
+      el('td', {}, el('details', {}, el('summary', {class: 'file'}, file),
+        el('ul', {class: 'passed'}, passed.map(x => el('li', {}, x.name, ' ', el('span', {class: 'muted'}, 'line ' + x.line)))))),
+      el('td', {class: 'num'}, el('span', {class: 'badge ok'}, String(passed.length))),
+      el('td', {class: 'num'}, failed ? el('span', {class: 'badge fail'}, String(failed)) : '0'),
+      el('td', {}, editButton(draft, file)));
+  });
+  const list = table(['Scenario file (click for its scenarios)', 'Passed', 'Failed', ''], rows);
+  list.classList.add('suite-files');
+  ui.scenarios.append(list);
+  if (r.errors.length) ui.scenarios.append(el('h3', {}, 'Problems in scenario files'), problems(draft, 'error', r.errors));
+  for (const x of r.results.filter(x => !x.passed)) ui.scenarios.append(failure(draft, x));
   const untested = Object.entries(r.not_exercised || {});
   if (untested.length) {
     ui.scenarios.append(el('p', {class: 'muted'}, 'Rules no scenario exercises (the golden history may): ',
@@ -120,7 +121,8 @@ function showScenarios(settled, which, draft) {
 
 function failure(draft, x) {
   return el('div', {class: 'scenario fail', 'data-name': x.name},
-    el('div', {}, el('strong', {}, x.name), ' ', located(draft, x)),
+    el('div', {}, el('span', {class: 'badge fail'}, 'failed'), ' ', el('strong', {}, x.name), ' ', located(draft, x), ' ',
+      editButton(draft, x.file, x.line)),
     x.error ? el('p', {class: 'error'}, x.error) : '',
     x.mismatches.length ? el('table', {class: 'mismatches'},
       el('thead', {}, el('tr', {}, el('th', {}, 'field'), el('th', {}, 'expected'), el('th', {}, 'came out'))),
@@ -153,14 +155,16 @@ function showTables(settled, which, draft) {
   }
 }
 
+/** Columns that hold sentences (a rule's name, its reason), given room so a row stays a few lines high. */
+const TEXT_COLUMNS = new Set(['NAME', 'METADATA', 'DESCRIPTION']);
+
 function decisionTable(t) {
   const head = [el('span', {title: 'the line of each rule in the file'}, 'line'),
-    ...t.columns.map(c => el('span', {}, c.label || c.kind,
-      el('span', {class: 'kind'}, c.kind.toLowerCase() + (c.type ? ' ' + c.type : '')),
-      c.code ? el('code', {}, c.code) : ''))];
+    ...t.columns.map(c => el('span', {title: c.kind + (c.type ? ' on ' + c.type : '') + (c.code ? ': ' + c.code : '')},
+      c.label || c.kind, el('span', {class: 'kind'}, c.kind.toLowerCase()), c.code ? el('code', {}, c.code) : ''))];
   const body = t.rows.map(r => el('tr', {'data-line': r.line}, el('td', {class: 'num'}, String(r.line)),
-    r.cells.map(v => el('td', {}, v))));
+    r.cells.map((v, i) => el('td', {class: TEXT_COLUMNS.has(t.columns[i].kind) ? 'text' : ''}, v))));
   const out = table(head, body);
   out.classList.add('decision-table');
-  return out;
+  return el('div', {class: 'table-scroll'}, out);
 }
