@@ -24,14 +24,19 @@ final class TablesView {
     }
 
     /**
-     * {@code [{"path", "tables": [{"name", "line", "columns": [{"kind", "type", "code", "label"}],
-     * "rows": [{"line", "cells"}]}], "errors", "warnings"}]}, in path order.
+     * {@code {"draft", "revision", "files": [{"path", "tables": [{"name", "line", "columns":
+     * [{"kind", "type", "code", "label"}], "rows": [{"line", "cells"}]}], "errors", "warnings"}]}},
+     * files in path order.
      *
+     * @param draft    the draft's id, or null for the live rules
      * @param errors   the bundle's check errors (only those in a table are kept)
      * @param warnings the same for its lint warnings
      */
-    static ArrayNode of(BundleFiles files, List<BundleError> errors, List<BundleError> warnings) {
-        ArrayNode out = Json.array();
+    static ObjectNode of(String draft, BundleFiles files, List<BundleError> errors, List<BundleError> warnings) {
+        ObjectNode view = Json.object();
+        view.put("draft", draft);
+        view.put("revision", files.revision());
+        ArrayNode out = view.putArray("files");
         for (String path : files.paths()) {
             if (!DecisionTable.isTable(path)) {
                 continue;
@@ -49,7 +54,7 @@ final class TablesView {
             n.set("errors", BundleError.toJson(List.copyOf(problems)));
             n.set("warnings", BundleError.toJson(warnings.stream().filter(w -> w.file().equals(path)).toList()));
         }
-        return out;
+        return view;
     }
 
     private static ObjectNode toJson(TableLayout t) {

@@ -27,6 +27,10 @@ import java.util.concurrent.Callable;
  * code: compile and lint ({@code check}), explain, replay, the reload gate. Handlers run on the
  * event loop and only route; compiling, replaying and file I/O run on the
  * {@code signalman-workbench} worker pool, apart from the server's decision workers.
+ *
+ * <p>NOTE: longer than most classes here, because the whole API is routed in one place so that
+ * it reads as one table; the handlers below it are each a few lines over the pieces that do the
+ * work (drafts, checks, impact, activations, the views).
  */
 public final class Workbench {
 
@@ -166,19 +170,13 @@ public final class Workbench {
 
     /** The decision tables of the live rules, or of a draft with its check's errors at their rows. */
     private ObjectNode tables(String draftId) {
-        ObjectNode n = Json.object();
-        n.put("draft", draftId);
         if (draftId == null) {
             RuleBundle b = engine.bundle();
-            n.put("revision", b.revision());
-            n.set("files", TablesView.of(b.files(), java.util.List.of(), b.warnings()));
-        } else {
-            BundleFiles files = drafts.files(draftId);
-            Checks.Outcome c = checks.check(files);
-            n.put("revision", files.revision());
-            n.set("files", TablesView.of(files, c.errors(), c.warnings()));
+            return TablesView.of(null, b.files(), java.util.List.of(), b.warnings());
         }
-        return n;
+        BundleFiles files = drafts.files(draftId);
+        Checks.Outcome c = checks.check(files);
+        return TablesView.of(draftId, files, c.errors(), c.warnings());
     }
 
     /** {@code ?draft=ID}, or null for the live rules. */
