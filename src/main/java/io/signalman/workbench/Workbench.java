@@ -54,6 +54,8 @@ public final class Workbench {
     private final Activations activations;
     private final LastFired lastFired;
     private final DecisionTail tail;
+    /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
+    private volatile RuleBundle liveApart;
 
     public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options) {
         this.engine = decisions.engine();
@@ -148,13 +150,13 @@ public final class Workbench {
 
     private ObjectNode rules() {
         RuleBundle b = engine.bundle();
-        return RulesCatalog.of(b, coverage.goldenNeverFired(b), lastFired);
+        return RulesCatalog.of(b, coverage.goldenNeverFired(liveApart()), lastFired);
     }
 
     private JsonNode tryMessage(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
         String draftId = req.path("draft").isTextual() ? req.path("draft").asText() : null;
-        return TryMessage.run(req, engine.bundle(), draftId == null ? null : compiled(draftId));
+        return TryMessage.run(req, liveApart(), draftId == null ? null : compiled(draftId));
     }
 
     /**
@@ -162,7 +164,7 @@ public final class Workbench {
      * otherwise), run as {@code signalman test} runs them, in the form {@code test --json} prints.
      */
     private ObjectNode scenarios(String draftId) {
-        RuleBundle b = draftId == null ? engine.bundle() : compiled(draftId);
+        RuleBundle b = draftId == null ? liveApart() : compiled(draftId);
         ObjectNode n = ScenarioRunner.run(b).toJson(b);
         n.put("draft", draftId);
         return n;
@@ -177,6 +179,20 @@ public final class Workbench {
         BundleFiles files = drafts.files(draftId);
         Checks.Outcome c = checks.check(files);
         return TablesView.of(draftId, files, c.errors(), c.warnings());
+    }
+
+    /**
+     * The live rules, for a decision nobody asked the service for: their firings are counted apart,
+     * so the Rules tab's "fired" stays the count of live decisions.
+     */
+    private RuleBundle liveApart() {
+        RuleBundle live = engine.bundle();
+        RuleBundle apart = liveApart;
+        if (apart == null || !apart.revision().equals(live.revision())) {
+            apart = live.apart();
+            liveApart = apart;
+        }
+        return apart;
     }
 
     /** {@code ?draft=ID}, or null for the live rules. */
@@ -237,7 +253,7 @@ public final class Workbench {
         JsonNode req = bodyJson(ctx);
         String id = ctx.pathParam("id");
         RuleBundle draft = compiled(id);
-        Impact.Job job = impact.start(id, engine.bundle(), draft, req.path("decision_log").asBoolean(true),
+        Impact.Job job = impact.start(id, liveApart(), draft, req.path("decision_log").asBoolean(true),
                 Impact.selection(req.path("since").asText(null), req.path("until").asText(null), req.path("sample").asDouble(1.0)));
         return job.toJson();
     }

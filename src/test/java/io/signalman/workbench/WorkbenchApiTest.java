@@ -165,6 +165,8 @@ class WorkbenchApiTest {
 
     @Test
     void theLiveRulesScenariosAllPassWithTheirCount() throws Exception {
+        long firedBefore = timesFired("broker", "critical messages go to openclaw and knox");
+
         // When the scenarios of the live rules are run
         HttpResponse<String> r = send("GET", "scenarios", null, null);
 
@@ -178,6 +180,19 @@ class WorkbenchApiTest {
         assertEquals(count, report.get("results").size());
         assertEquals(0, report.get("failed").asInt());
         assertEquals(server.engine().bundle().revision(), report.get("revision").asText());
+        // ... and, not being live decisions, they leave the live rules' fired counts alone
+        assertEquals(firedBefore, timesFired("broker", "critical messages go to openclaw and knox"));
+    }
+
+    private static long timesFired(String pack, String rule) throws Exception {
+        for (JsonNode p : json(send("GET", "rules", null, null)).get("packs")) {
+            for (JsonNode x : p.get("rules")) {
+                if (p.get("name").asText().equals(pack) && x.get("name").asText().equals(rule)) {
+                    return x.get("fired").asLong();
+                }
+            }
+        }
+        throw new AssertionError("no rule " + pack + "/" + rule);
     }
 
     @Test

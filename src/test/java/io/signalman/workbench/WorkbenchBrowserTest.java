@@ -98,7 +98,6 @@ class WorkbenchBrowserTest {
         browser.driver.findElement(By.cssSelector("#tabs button[data-tab=scenarios]")).click();
         browser.waitForText(By.id("scenario-status"), scenarioCount + " scenarios passed (the live rules)");
         browser.waitForText(By.cssSelector("#tables table.decision-table tr[data-line='11']"), "long messages lean heavy");
-        browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.id("scenario-status")));
         browser.shot("scenarios");
         browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.cssSelector("#tables h4")));
         browser.shot("tables");
