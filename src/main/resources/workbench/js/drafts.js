@@ -49,9 +49,14 @@ export function init(section, a) {
   editor.setSize(null, 420);
 }
 
-/** arg: {file, line} to open a rule's file in the newest draft (from the Rules tab). */
+/**
+ * arg: {file, line, draft?} opens a file (from the Rules tab, a scenario, a table) in the draft
+ * given, else the one open, else the newest; with no draft at all, a new one is made first, as
+ * "New draft" does (that needs the admin token).
+ */
 export async function show(arg) {
-  await listDrafts();
+  await listDrafts(arg && arg.draft);
+  if (arg && arg.file && !current.draft) await createDraft();
   if (arg && arg.file && current.draft) await openFile(arg.file, arg.line);
 }
 

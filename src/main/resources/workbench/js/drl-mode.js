@@ -29,5 +29,7 @@ CM.defineSimpleMode('drl', {
 export function modeFor(path) {
   if (path.endsWith('.drl')) return 'drl';
   if (path.endsWith('.json')) return {name: 'javascript', json: true};
-  return 'markdown';
+  if (path.endsWith('.yaml') || path.endsWith('.yml')) return 'yaml';
+  if (path.endsWith('.md')) return 'markdown';
+  return 'text/plain';
 }

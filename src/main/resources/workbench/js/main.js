@@ -2,12 +2,13 @@ import {get, token, setToken} from './api.js';
 import {el, clear} from './dom.js';
 import * as rules from './rules.js';
 import * as tryMsg from './try.js';
+import * as scenarios from './scenarios.js';
 import * as drafts from './drafts.js';
 import * as history from './history.js';
 import * as live from './live.js';
 import * as diagrams from './diagrams.js';
 
-const tabs = {rules, try: tryMsg, drafts, history, live, diagrams};
+const tabs = {rules, try: tryMsg, scenarios, drafts, history, live, diagrams};
 const shown = new Set();
 
 /** The page's shared actions: tabs call each other through these (open an example in Try, ...). */

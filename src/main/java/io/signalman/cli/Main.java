@@ -21,7 +21,7 @@ public final class Main {
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
                        [--workbench-token T] [--admin-token-name NAME]
               check    [rules-dir]
-              test     [rules-dir]
+              test     [rules-dir] [--json]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
                        [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
                        [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)

@@ -5,6 +5,7 @@ import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
+import io.signalman.json.Json;
 import io.signalman.scenario.ScenarioReport;
 import io.signalman.scenario.ScenarioRunner;
 import java.io.PrintStream;
@@ -14,9 +15,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code signalman test [rules-dir]}: runs every pack's scenarios ({@code <pack>/scenarios/*.yaml})
+ * {@code signalman test [rules-dir] [--json]}: runs every pack's scenarios ({@code <pack>/scenarios/*.yaml})
  * against the bundle they sit in, as the reload gate does. Prints each failure with what was
- * expected, what came out and why (the explanation); exit 1 on any failure or bad scenario file.
+ * expected, what came out and why (the explanation), or with {@code --json} the report the
+ * workbench shows ({@link ScenarioReport#toJson}); exit 1 on any failure or bad scenario file.
  */
 final class TestCommand {
 
@@ -24,7 +26,7 @@ final class TestCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args args = new Args(argv, Set.of("rules"), Set.of(), env);
+        Args args = new Args(argv, Set.of("rules"), Set.of("json"), env);
         if (args.positional().size() > 1) {
             throw new Args.UsageException("test takes one rules directory");
         }
@@ -40,6 +42,10 @@ final class TestCommand {
             return 1;
         }
         ScenarioReport report = ScenarioRunner.run(bundle);
+        if (args.has("json")) {
+            out.println(Json.write(report.toJson(bundle)));
+            return report.passed() ? 0 : 1;
+        }
         out.print(report.toText(rules));
         Map<String, List<String>> untested = report.notExercised(bundle);
         untested.forEach((pack, names) -> out.println("rules of " + pack + " no scenario exercises (the golden history may): "

@@ -56,6 +56,18 @@ public final class CompiledPack {
         return new CompiledPack(definition, kieBase, parsed, definition.analyze(parsed, other));
     }
 
+    /**
+     * The same compiled rules (no recompilation, no new analysis), with counts and sessions of
+     * their own: decisions made only to be looked at (the workbench's scenarios and "Try a
+     * message" on the live rules) are not live decisions, so they must not show in
+     * {@link #timesFired}.
+     */
+    public CompiledPack apart() {
+        CompiledPack copy = new CompiledPack(definition, kieBase, parsed, reference);
+        copy.conditions = conditions;
+        return copy;
+    }
+
     public String name() {
         return definition.name();
     }

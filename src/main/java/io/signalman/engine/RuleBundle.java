@@ -39,6 +39,13 @@ public record RuleBundle(String revision, Instant loadedAt, BundleFiles files, M
         return new RuleBundle(overlaid.revision(), loadedAt, overlaid, out, warnings);
     }
 
+    /** The same bundle, its packs counting their firings apart ({@link CompiledPack#apart}). */
+    public RuleBundle apart() {
+        Map<String, CompiledPack> out = new java.util.LinkedHashMap<>();
+        packs.forEach((name, p) -> out.put(name, p.apart()));
+        return new RuleBundle(revision, loadedAt, files, out, warnings);
+    }
+
     /** The pack, or an error naming the packs this bundle does have. */
     public CompiledPack requirePack(String name) {
         CompiledPack p = packs.get(name);

@@ -67,6 +67,11 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 100_000, 2000);
     }
 
+    /** Binds the public port to {@code h} ({@code serve --host}). */
+    public ServerConfig withHost(String h) {
+        return new ServerConfig(h, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+    }
+
     public ServerConfig withPort(int p) {
         return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
     }

@@ -1,9 +1,12 @@
 package io.signalman.scenario;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
+import io.signalman.json.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -102,5 +105,31 @@ public record ScenarioReport(List<ScenarioResult> results, List<BundleError> err
         byPack.forEach((pack, c) -> out.append(String.format("%-9s %3d scenarios: %d passed, %d failed%n", pack,
                 c[0] + c[1], c[0], c[1])));
         return out.toString();
+    }
+
+    /**
+     * The report as JSON, for {@code signalman test --json} and the workbench alike:
+     * {@code passed}, counts, the problems in scenario files ({@code errors}, each at its file and
+     * line), every scenario's result in file order, the counts by pack, and the rules of
+     * {@code bundle} no scenario exercises.
+     */
+    public ObjectNode toJson(RuleBundle bundle) {
+        ObjectNode n = Json.object();
+        n.put("revision", bundle.revision());
+        n.put("passed", passed());
+        n.put("scenarios", results.size());
+        n.put("failed", failures().size());
+        n.set("errors", BundleError.toJson(errors));
+        ArrayNode list = n.putArray("results");
+        Map<String, int[]> byPack = new TreeMap<>();
+        for (ScenarioResult r : results) {
+            list.add(r.toJson());
+            byPack.computeIfAbsent(r.scenario().pack(), k -> new int[2])[r.passed() ? 0 : 1]++;
+        }
+        ObjectNode packs = n.putObject("packs");
+        byPack.forEach((pack, c) -> packs.putObject(pack).put("scenarios", c[0] + c[1]).put("passed", c[0]).put("failed", c[1]));
+        ObjectNode untested = n.putObject("not_exercised");
+        notExercised(bundle).forEach((pack, names) -> names.forEach(untested.putArray(pack)::add));
+        return n;
     }
 }

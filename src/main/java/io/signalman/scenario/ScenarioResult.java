@@ -1,6 +1,9 @@
 package io.signalman.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.json.Json;
 import java.util.List;
 
 /**
@@ -34,5 +37,29 @@ public record ScenarioResult(Scenario scenario, JsonNode decision, List<Mismatch
             return error;
         }
         return String.join("; ", mismatches.stream().map(Mismatch::toString).toList());
+    }
+
+    /**
+     * {@code {"name", "pack", "file", "line", "passed"}}, and for a failure what {@code signalman test}
+     * prints of it: {@code error} or {@code mismatches} (expected vs actual), the {@code decision}
+     * that came out and its {@code explanation}.
+     */
+    public ObjectNode toJson() {
+        ObjectNode n = Json.object();
+        n.put("name", scenario.name());
+        n.put("pack", scenario.pack());
+        n.put("file", scenario.file());
+        n.put("line", scenario.line());
+        n.put("passed", passed());
+        if (!passed()) {
+            if (error != null) {
+                n.put("error", error);
+            }
+            ArrayNode m = n.putArray("mismatches");
+            mismatches.forEach(x -> m.add(x.toJson()));
+            n.set("decision", decision == null ? Json.MAPPER.nullNode() : decision);
+            explanation.forEach(n.putArray("explanation")::add);
+        }
+        return n;
     }
 }

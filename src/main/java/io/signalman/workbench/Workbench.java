@@ -11,6 +11,7 @@ import io.signalman.engine.RuleBundle;
 import io.signalman.http.Api;
 import io.signalman.http.Decisions;
 import io.signalman.json.Json;
+import io.signalman.scenario.ScenarioRunner;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -26,6 +27,10 @@ import java.util.concurrent.Callable;
  * code: compile and lint ({@code check}), explain, replay, the reload gate. Handlers run on the
  * event loop and only route; compiling, replaying and file I/O run on the
  * {@code signalman-workbench} worker pool, apart from the server's decision workers.
+ *
+ * <p>NOTE: longer than most classes here, because the whole API is routed in one place so that
+ * it reads as one table; the handlers below it are each a few lines over the pieces that do the
+ * work (drafts, checks, impact, activations, the views).
  */
 public final class Workbench {
 
@@ -49,6 +54,8 @@ public final class Workbench {
     private final Activations activations;
     private final LastFired lastFired;
     private final DecisionTail tail;
+    /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
+    private volatile RuleBundle liveApart;
 
     public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options) {
         this.engine = decisions.engine();
@@ -85,6 +92,9 @@ public final class Workbench {
         router.get(API + "/crews").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> PackViews.crews(engine.bundle())));
         router.get(API + "/org-chart").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> PackViews.orgChart(engine.bundle())));
+        router.get(API + "/scenarios").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> scenarios(draftParam(ctx))));
+        router.get(API + "/tables").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> tables(draftParam(ctx))));
         router.get(API + "/examples/:pack").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> Examples.of(fixtures, ctx.pathParam("pack"))));
         router.post(API + "/try").handler(body).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> tryMessage(ctx)));
@@ -140,13 +150,55 @@ public final class Workbench {
 
     private ObjectNode rules() {
         RuleBundle b = engine.bundle();
-        return RulesCatalog.of(b, coverage.goldenNeverFired(b), lastFired);
+        return RulesCatalog.of(b, coverage.goldenNeverFired(liveApart()), lastFired);
     }
 
     private JsonNode tryMessage(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
         String draftId = req.path("draft").isTextual() ? req.path("draft").asText() : null;
-        return TryMessage.run(req, engine.bundle(), draftId == null ? null : compiled(draftId));
+        return TryMessage.run(req, liveApart(), draftId == null ? null : compiled(draftId));
+    }
+
+    /**
+     * The scenarios of the live rules, or of a draft (which must compile: 422 with its errors
+     * otherwise), run as {@code signalman test} runs them, in the form {@code test --json} prints.
+     */
+    private ObjectNode scenarios(String draftId) {
+        RuleBundle b = draftId == null ? liveApart() : compiled(draftId);
+        ObjectNode n = ScenarioRunner.run(b).toJson(b);
+        n.put("draft", draftId);
+        return n;
+    }
+
+    /** The decision tables of the live rules, or of a draft with its check's errors at their rows. */
+    private ObjectNode tables(String draftId) {
+        if (draftId == null) {
+            RuleBundle b = engine.bundle();
+            return TablesView.of(null, b.files(), java.util.List.of(), b.warnings());
+        }
+        BundleFiles files = drafts.files(draftId);
+        Checks.Outcome c = checks.check(files);
+        return TablesView.of(draftId, files, c.errors(), c.warnings());
+    }
+
+    /**
+     * The live rules, for a decision nobody asked the service for: their firings are counted apart,
+     * so the Rules tab's "fired" stays the count of live decisions.
+     */
+    private RuleBundle liveApart() {
+        RuleBundle live = engine.bundle();
+        RuleBundle apart = liveApart;
+        if (apart == null || !apart.revision().equals(live.revision())) {
+            apart = live.apart();
+            liveApart = apart;
+        }
+        return apart;
+    }
+
+    /** {@code ?draft=ID}, or null for the live rules. */
+    private static String draftParam(RoutingContext ctx) {
+        String id = ctx.queryParams().get("draft");
+        return id == null || id.isEmpty() ? null : id;
     }
 
     private RuleBundle compiled(String draftId) {
@@ -201,7 +253,7 @@ public final class Workbench {
         JsonNode req = bodyJson(ctx);
         String id = ctx.pathParam("id");
         RuleBundle draft = compiled(id);
-        Impact.Job job = impact.start(id, engine.bundle(), draft, req.path("decision_log").asBoolean(true),
+        Impact.Job job = impact.start(id, liveApart(), draft, req.path("decision_log").asBoolean(true),
                 Impact.selection(req.path("since").asText(null), req.path("until").asText(null), req.path("sample").asDouble(1.0)));
         return job.toJson();
     }

@@ -1,9 +1,13 @@
 package io.signalman.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
+import io.signalman.json.Json;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -44,6 +48,35 @@ class TestCommandTest {
         assertTrue(r.out().contains("decided by \"content messages go to VP Content\""), r.out());
         assertTrue(r.out().contains("rules considered, in firing order:"), r.out());
         assertTrue(r.err().contains("FAIL: 1 of"), r.err());
+    }
+
+    @Test
+    void jsonIsTheReportTheWorkbenchShows(@TempDir Path dir) throws Exception {
+        // Given rules where content goes to the CFO
+        Path rules = TestBundles.copyOfRules(dir);
+        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"vp-content\")", "decide.primary(\"cfo\")");
+
+        // When the scenarios run with --json
+        CliRunner.Result r = CliRunner.run("test", rules.toString(), "--json");
+
+        // Then the report is JSON: the failing scenario at its file and line, expected vs actual
+        assertEquals(1, r.code(), r::toString);
+        JsonNode report = Json.parse(r.out().getBytes(StandardCharsets.UTF_8));
+        assertFalse(report.get("passed").asBoolean());
+        JsonNode failed = null;
+        for (JsonNode x : report.get("results")) {
+            if (x.get("name").asText().equals("published content goes to VP Content")) {
+                failed = x;
+            }
+        }
+        assertEquals("broker/scenarios/routing.yaml", failed.get("file").asText(), r.out());
+        assertTrue(failed.get("line").asInt() > 0);
+        assertFalse(failed.get("passed").asBoolean());
+        JsonNode m = failed.get("mismatches").get(0);
+        assertEquals("primary_recipients", m.get("field").asText());
+        assertEquals("[\"vp-content\"]", Json.write(m.get("expected")));
+        assertEquals("[\"cfo\"]", Json.write(m.get("actual")));
+        assertEquals(report.get("results").size(), report.get("scenarios").asInt());
     }
 
     @Test

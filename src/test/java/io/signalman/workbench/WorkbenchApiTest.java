@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The workbench's API over HTTP (issue 20): writes need the admin token in the header, drafts stay
  * inside their folder and within their size, activation needs a note, a rollback goes back through
  * the gate to an earlier activated revision, the pages carry a strict Content-Security-Policy, and
- * the live tail streams decisions filtered by pack.
+ * the live tail streams decisions filtered by pack, and the scenarios and decision tables of the
+ * live rules or of a draft are shown as the CLI's test and check see them.
  */
 class WorkbenchApiTest {
 
@@ -46,6 +48,7 @@ class WorkbenchApiTest {
     @BeforeAll
     static void start() throws Exception {
         Path rules = TestBundles.copyOfRules(dir);
+        useModelWeightsTable(rules);
         TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
         server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
                 .withData(dir.resolve("data")).withAdminToken(TOKEN));
@@ -158,6 +161,181 @@ class WorkbenchApiTest {
         assertEquals("broker", rec.get("pack").asText());
         assertEquals("tail-probe", rec.get("input").get("subtype").asText());
         in.close();
+    }
+
+    @Test
+    void theLiveRulesScenariosAllPassWithTheirCount() throws Exception {
+        long firedBefore = timesFired("broker", "critical messages go to openclaw and knox");
+
+        // When the scenarios of the live rules are run
+        HttpResponse<String> r = send("GET", "scenarios", null, null);
+
+        // Then every scenario beside the rules ran, and passed
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode report = json(r);
+        int count = scenarioCount(server.engine().rulesDir());
+        assertTrue(count > 50, "the seed bundle's scenarios: " + count);
+        assertTrue(report.get("passed").asBoolean(), r.body());
+        assertEquals(count, report.get("scenarios").asInt());
+        assertEquals(count, report.get("results").size());
+        assertEquals(0, report.get("failed").asInt());
+        assertEquals(server.engine().bundle().revision(), report.get("revision").asText());
+        // ... and, not being live decisions, they leave the live rules' fired counts alone
+        assertEquals(firedBefore, timesFired("broker", "critical messages go to openclaw and knox"));
+    }
+
+    private static long timesFired(String pack, String rule) throws Exception {
+        for (JsonNode p : json(send("GET", "rules", null, null)).get("packs")) {
+            for (JsonNode x : p.get("rules")) {
+                if (p.get("name").asText().equals(pack) && x.get("name").asText().equals(rule)) {
+                    return x.get("fired").asLong();
+                }
+            }
+        }
+        throw new AssertionError("no rule " + pack + "/" + rule);
+    }
+
+    @Test
+    void aDraftWhoseScenarioExpectsOtherwiseShowsItFailingWithTheMismatch() throws Exception {
+        // Given a draft where one scenario expects a critical trade to go to the CFO instead of knox
+        String id = newDraft();
+        String path = "broker/scenarios/routing.yaml";
+        String yaml = fileOf(id, path);
+        String wrong = yaml.replaceFirst("primary_recipients: \\[openclaw, knox\\]", "primary_recipients: [openclaw, cfo]");
+        assertFalse(wrong.equals(yaml));
+        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", wrong)), TOKEN)
+                .statusCode());
+
+        // When the draft's scenarios are run
+        HttpResponse<String> r = send("GET", "scenarios?draft=" + id, null, null);
+
+        // Then that scenario, and only it, fails at its file and line, with expected vs actual
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode report = json(r);
+        assertFalse(report.get("passed").asBoolean());
+        assertEquals(1, report.get("failed").asInt());
+        JsonNode failed = null;
+        for (JsonNode x : report.get("results")) {
+            if (!x.get("passed").asBoolean()) {
+                failed = x;
+            }
+        }
+        assertEquals("a critical trade goes to openclaw and knox, and mission control and sentinel hear of it",
+                failed.get("name").asText());
+        assertEquals(path, failed.get("file").asText());
+        assertEquals(lineOf(yaml, "- name: a critical trade goes to openclaw and knox"), failed.get("line").asInt());
+        JsonNode m = failed.get("mismatches").get(0);
+        assertEquals("primary_recipients", m.get("field").asText());
+        assertEquals("[\"openclaw\",\"cfo\"]", Json.write(m.get("expected")));
+        assertEquals("[\"openclaw\",\"knox\"]", Json.write(m.get("actual")));
+        assertEquals(1, failed.get("mismatches").size(), failed.toString());
+
+        // ... and the live rules' scenarios still pass
+        assertTrue(json(send("GET", "scenarios", null, null)).get("passed").asBoolean());
+    }
+
+    @Test
+    void theModelTableIsShownWithTheColumnsAndRowsOfItsCsv() throws Exception {
+        HttpResponse<String> r = send("GET", "tables", null, null);
+
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode files = json(r).get("files");
+        assertEquals(1, files.size(), r.body());
+        JsonNode file = files.get(0);
+        assertEquals("dispatch/model.csv", file.get("path").asText());
+        assertEquals(0, file.get("errors").size());
+        JsonNode t = file.get("tables").get(0);
+        assertEquals("model routing weights", t.get("name").asText());
+        assertEquals(5, t.get("line").asInt());
+        assertEquals(List.of("rule", "group", "salience", "reason", "attachments", "tokens above", "tokens at most",
+                "code blocks above", "tool calls above", "tool calls at most", "history above", "weight"), texts(t.get("columns"), "label"));
+        assertEquals(List.of("NAME", "AGENDA-GROUP", "PRIORITY", "METADATA", "CONDITION", "CONDITION", "CONDITION", "CONDITION",
+                "CONDITION", "CONDITION", "CONDITION", "ACTION"), texts(t.get("columns"), "kind"));
+        assertEquals("tokenEstimate > $param", t.get("columns").get(5).get("code").asText());
+        JsonNode rows = t.get("rows");
+        assertEquals(7, rows.size());
+        assertEquals(10, rows.get(0).get("line").asInt());
+        assertEquals(List.of("attachments need the heavy model", "score", "700",
+                "the message carries an image, audio or video: only the heavy model reads them", "true", "", "", "", "", "", "", "1.00"),
+                texts(rows.get(0).get("cells"), null));
+        assertEquals(16, rows.get(6).get("line").asInt());
+        assertEquals(List.of("deep conversations lean a little heavy", "score", "300",
+                "more than 10 turns of history: long sessions carry implicit complexity", "", "", "", "", "", "", "10", "0.10"),
+                texts(rows.get(6).get("cells"), null));
+    }
+
+    @Test
+    void aBrokenTableInADraftIsLocatedAtItsLineAndItsScenariosDoNotRun() throws Exception {
+        // Given a draft whose model table has a salience that is not a number on its line 12
+        String id = newDraft();
+        String csv = fileOf(id, "dispatch/model.csv");
+        String broken = csv.replace("medium messages lean a little heavy,score,590,", "medium messages lean a little heavy,score,59O,");
+        assertFalse(broken.equals(csv));
+        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=dispatch/model.csv", Json.write(Json.object().put("text", broken)),
+                TOKEN).statusCode());
+
+        // Then the draft's tables show the error at that line
+        HttpResponse<String> tables = send("GET", "tables?draft=" + id, null, null);
+        assertEquals(200, tables.statusCode(), tables.body());
+        JsonNode file = json(tables).get("files").get(0);
+        assertEquals("dispatch/model.csv", file.get("path").asText());
+        JsonNode error = file.get("errors").get(0);
+        assertEquals(lineOf(broken, ",59O,"), error.get("line").asInt(), error.toString());
+        assertEquals(12, error.get("line").asInt());
+        assertTrue(error.get("message").asText().startsWith("this decision table cannot be read"), error.toString());
+
+        // ... and its scenarios are refused with the same located error, as any draft that does not compile
+        HttpResponse<String> scenarios = send("GET", "scenarios?draft=" + id, null, null);
+        assertEquals(422, scenarios.statusCode(), scenarios.body());
+        JsonNode refused = json(scenarios);
+        assertEquals("draft_does_not_compile", refused.get("error").asText());
+        assertEquals(error, refused.get("details").get("errors").get(0));
+    }
+
+    /** The seed's model-routing weights as the decision table the live rules ship (the same rules), so there is a table to show. */
+    static void useModelWeightsTable(Path rules) throws java.io.IOException {
+        Files.delete(rules.resolve("dispatch/model.drl"));
+        Files.copy(Path.of("src/test/resources/workbench/seed-model-weights.csv"), rules.resolve("dispatch/model.csv"));
+    }
+
+    /** How many scenarios the YAML files under {@code rules/<pack>/scenarios/} hold, each file read as a plain list. */
+    static int scenarioCount(Path rules) throws java.io.IOException {
+        com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        int n = 0;
+        try (java.util.stream.Stream<Path> walk = Files.walk(rules)) {
+            for (Path p : walk.filter(f -> f.getParent().getFileName().toString().equals("scenarios")
+                    && f.toString().endsWith(".yaml")).toList()) {
+                n += yaml.readTree(p.toFile()).size();
+            }
+        }
+        return n;
+    }
+
+    private static List<String> texts(JsonNode array, String field) {
+        List<String> out = new java.util.ArrayList<>();
+        array.forEach(x -> out.add(field == null ? x.asText() : x.get(field).asText()));
+        return out;
+    }
+
+    private static int lineOf(String text, String part) {
+        List<String> lines = text.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError("no line with " + part);
+    }
+
+    private static String fileOf(String draft, String path) throws Exception {
+        HttpResponse<String> r = send("GET", "drafts/" + draft + "/file?path=" + path, null, null);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r).get("text").asText();
+    }
+
+    private static JsonNode json(HttpResponse<String> r) throws Exception {
+        return Json.parse(r.body().getBytes(StandardCharsets.UTF_8));
     }
 
     private static String newDraft() throws Exception {

@@ -32,7 +32,8 @@ import org.openqa.selenium.logging.LogEntry;
  * go without touching a terminal, sees the compile error of a typo at its line, fixes it, sees
  * the impact on the golden history and on the decisions the server logged, activates it with a
  * note, and the next plain {@code POST /v1/broker/route} is decided by the new rule. Along the
- * way: a rule named like HTML shows as text, and activation without the token is refused.
+ * way: a rule named like HTML shows as text, every scenario passes and the model table shows as a
+ * table, and activation without the token is refused.
  * Screenshots go to {@code target/workbench} (or {@code -Dworkbench.screenshots=docs/workbench}).
  */
 class WorkbenchBrowserTest {
@@ -55,6 +56,7 @@ class WorkbenchBrowserTest {
     static void start() throws Exception {
         Path rules = TestBundles.copyOfRules(dir);
         Files.copy(Path.of("src/test/resources/workbench/rule-named-like-html.drl"), rules.resolve("broker/rule-named-like-html.drl"));
+        WorkbenchApiTest.useModelWeightsTable(rules);
         TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
         server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
                 .withData(dir.resolve("data")).withAdminToken(TOKEN), new WorkbenchOptions(null, "analyst-ana"));
@@ -80,6 +82,8 @@ class WorkbenchBrowserTest {
         }
         Await.until(Duration.ofSeconds(10), "the decision log to be written", () -> server.decisionLog().written() >= 3);
 
+        int scenarioCount = WorkbenchApiTest.scenarioCount(server.engine().rulesDir());
+
         // The rules as they run; the rule named like HTML is text, and nothing ran.
         browser.driver.get(base + "/workbench/");
         browser.waitForText(By.cssSelector("#tab-rules .rule-name"), "trade messages go to VP Trading");
@@ -89,8 +93,18 @@ class WorkbenchBrowserTest {
         assertNoAlert();
         browser.shot("rules");
 
-        // A draft of the live rules; the broker's routing opens in the editor.
+        // Scenarios and tables: every scenario passes, the model table is a table; "Edit" opens it in a new draft.
         typeToken(TOKEN);
+        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=scenarios]")).click();
+        browser.waitForText(By.id("scenario-status"), scenarioCount + " scenarios passed (the live rules)");
+        browser.waitForText(By.cssSelector("#tables table.decision-table tr[data-line='11']"), "long messages lean heavy");
+        browser.shot("scenarios");
+        browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.cssSelector("#tables h4")));
+        browser.shot("tables");
+        browser.driver.findElement(By.cssSelector("#tables button.edit[data-path='dispatch/model.csv']")).click();
+        browser.waitForText(By.id("draft-file"), "dispatch/model.csv");
+
+        // A draft of the live rules; the broker's routing opens in the editor.
         browser.driver.findElement(By.cssSelector("#tabs button[data-tab=drafts]")).click();
         browser.waitFor("the draft tab", d -> d.findElement(By.id("draft-new")).isDisplayed());
         browser.driver.findElement(By.id("draft-new")).click();

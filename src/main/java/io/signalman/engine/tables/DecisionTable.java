@@ -4,8 +4,13 @@ import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import java.io.ByteArrayInputStream;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.drools.decisiontable.InputType;
 import org.drools.decisiontable.SpreadsheetCompiler;
 import org.drools.decisiontable.parser.DefaultRuleSheetListener;
@@ -21,10 +26,15 @@ import org.drools.template.model.Rule;
  * What an analyst reads back points at the spreadsheet: each rule's line is its row, and an
  * error in the generated DRL is moved to the row of the rule it is in.
  *
- * @param drl   the DRL Drools generated from the table
- * @param rowOf for each line of {@code drl} (index 0 unused), the table's row, 0 outside any rule
+ * @param drl     the DRL Drools generated from the table
+ * @param rowOf   for each line of {@code drl} (index 0 unused), the table's row, 0 outside any rule
+ * @param layouts the rule tables in it, as Drools read them (what the workbench shows)
  */
-public record DecisionTable(String path, String drl, int[] rowOf) {
+public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayout> layouts) {
+
+    public DecisionTable {
+        layouts = List.copyOf(layouts);
+    }
 
     /** Whether a bundle file is a decision table. */
     public static boolean isTable(String path) {
@@ -44,10 +54,12 @@ public record DecisionTable(String path, String drl, int[] rowOf) {
             throw new BundleException(new BundleError(path, listener.row + 1, 0, "this decision table cannot be read: " + why));
         }
         Map<String, Integer> rows = new HashMap<>();
+        SortedSet<Integer> ruleLines = new TreeSet<>();
         for (Rule r : listener.getRuleSet().getRules()) {
             rows.put(unquote(r.getName()), r.getSpreadsheetRowNumber());
+            ruleLines.add(r.getSpreadsheetRowNumber());
         }
-        return new DecisionTable(path, drl, rowsByLine(path, drl, rows));
+        return new DecisionTable(path, drl, rowsByLine(path, drl, rows), TableLayout.of(listener.starts, listener.cells, ruleLines));
     }
 
     /** The table's row for a line of the generated DRL (the first row when outside any rule). */
@@ -90,14 +102,33 @@ public record DecisionTable(String path, String drl, int[] rowOf) {
         return name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"") ? name.substring(1, name.length() - 1) : name;
     }
 
-    /** Remembers the row being read, so a table Drools refuses is reported at that row. */
+    /**
+     * Remembers the row being read, so a table Drools refuses is reported at that row, and every
+     * cell and where each rule table starts, so the table can be shown as Drools read it.
+     */
     private static final class RowListener extends DefaultRuleSheetListener {
         private int row;
+        private final Map<Integer, NavigableMap<Integer, String>> cells = new HashMap<>();
+        private final NavigableMap<Integer, TableLayout.Start> starts = new TreeMap<>();
 
         @Override
         public void newRow(int rowNumber, int columns) {
             this.row = rowNumber;
             super.newRow(rowNumber, columns);
+        }
+
+        @Override
+        public void newCell(int rowNumber, int column, String value, int mergedColStart) {
+            if (value != null) {
+                cells.computeIfAbsent(rowNumber, r -> new TreeMap<>()).put(column, value);
+            }
+            super.newCell(rowNumber, column, value, mergedColStart);
+        }
+
+        @Override
+        protected void preInitRuleTable(int rowNumber, int column, String value) {
+            starts.put(rowNumber, new TableLayout.Start(rowNumber, column, value));
+            super.preInitRuleTable(rowNumber, column, value);
         }
     }
 }
