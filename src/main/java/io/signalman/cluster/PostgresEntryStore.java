@@ -105,14 +105,7 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
 
     @Override
     public void deleteAll(Collection<String> keys) {
-        db.with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM signalman_expiring WHERE store = ? AND id = ANY (?)")) {
-                ps.setString(1, store);
-                ps.setArray(2, c.createArrayOf("text", keys.toArray()));
-                ps.executeUpdate();
-            }
-            return null;
-        });
+        db.deleteRows("signalman_expiring", store, keys);
     }
 
     @Override

@@ -55,17 +55,7 @@ final class PostgresMapStore implements MapStore<String, String> {
 
     @Override
     public void deleteAll(Collection<String> keys) {
-        db.with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM signalman_state WHERE store = ? AND id = ?")) {
-                for (String k : keys) {
-                    ps.setString(1, store);
-                    ps.setString(2, k);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-            return null;
-        });
+        db.deleteRows("signalman_state", store, keys);
     }
 
     @Override

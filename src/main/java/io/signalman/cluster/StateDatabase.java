@@ -83,6 +83,21 @@ public final class StateDatabase {
     }
 
     /**
+     * Deletes one store's rows of {@code table} with the given ids (a map store's {@code delete}
+     * and {@code deleteAll}); one statement for all of them. Blocking.
+     */
+    void deleteRows(String table, String store, java.util.Collection<String> ids) {
+        with(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE store = ? AND id = ANY (?)")) {
+                ps.setString(1, store);
+                ps.setArray(2, c.createArrayOf("text", ids.toArray()));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /**
      * Deletes idempotency answers and tombstones past their expiry ({@link PostgresEntryStore});
      * returns how many. Loads already skip them: this only keeps the table as small as what is
      * live. Every member runs it now and then; two at once delete each row once. Blocking.

@@ -84,6 +84,11 @@ public final class BenchTable {
                             + " (half rate %.2f ms), %.0f%% shed with 503%n", e.getKey(), twice.get("rate").asDouble(),
                             twice.at("/accepted_latency_ms/p99").asDouble(), e.getValue().at("/half_rate_latency_ms/p99").asDouble(),
                             100 * twice.get("shed").asDouble() / Math.max(1, accepted + twice.get("shed").asDouble())));
+                    if (twice.has("accepted_latency_on_connection_ms")) {
+                        t.append(String.format(Locale.ROOT, "  %-28s   accepted p99 %.2f ms from the connection carrying it;"
+                                + " the generator sent p50 %.2f ms late%n", "", twice.at("/accepted_latency_on_connection_ms/p99")
+                                .asDouble(), twice.at("/send_lag_ms/p50").asDouble()));
+                    }
                 }
             });
         }

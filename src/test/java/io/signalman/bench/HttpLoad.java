@@ -106,9 +106,11 @@ public final class HttpLoad {
             for (int k = 0; k < targets.size(); k++) {
                 if (targets.get(k).name().equals(OVERLOAD_TARGET)) {
                     overload = OverloadPhase.run(vertx, server.port(), targets.get(k), 2 * median(rps[k]), SECONDS);
-                    System.out.printf("http: %-28s at twice saturation: %d accepted (p99 %.2f ms), %d shed%n", OVERLOAD_TARGET,
+                    System.out.printf("http: %-28s at twice saturation: %d accepted (p99 %.2f ms from the intended send,"
+                            + " %.2f ms from the connection), %d shed; sends late by p50 %.2f ms%n", OVERLOAD_TARGET,
                             overload.get("accepted").asInt(), overload.at("/accepted_latency_ms/p99").asDouble(),
-                            overload.get("shed").asInt());
+                            overload.at("/accepted_latency_on_connection_ms/p99").asDouble(), overload.get("shed").asInt(),
+                            overload.at("/send_lag_ms/p50").asDouble());
                 }
             }
             for (int k = 0; k < targets.size(); k++) {

@@ -100,8 +100,14 @@ final class LoadTargets {
     }
 
     static Future<Integer> send(HttpClientAgent client, int port, Target t) {
+        return send(client, port, t, () -> { });
+    }
+
+    /** {@code onConnection} runs when the client's pool gives the request a connection (its wait on the client side ends). */
+    static Future<Integer> send(HttpClientAgent client, int port, Target t, Runnable onConnection) {
         long i = t.seq().getAndIncrement();
         return client.request(t.method(), port, "127.0.0.1", t.path().apply(i)).compose(req -> {
+            onConnection.run();
             req.putHeader("content-type", "application/json");
             return (t.method() == HttpMethod.GET ? req.send() : req.send(t.body().apply(i)))
                     .compose(res -> res.body().map(b -> res.statusCode()));
