@@ -18,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ExplainCommandTest {
 
+    /** What a shipped rule says is pinned on the frozen seed copy, never on the analysts' live rules. */
+    private static final String SEED_RULES = io.signalman.TestBundles.RULES.toString();
+
     @TempDir
     Path tmp;
 
@@ -27,7 +30,7 @@ class ExplainCommandTest {
         Path input = Files.writeString(tmp.resolve("message.json"),
                 "{\"channel\": \"slack\", \"space\": {\"type\": \"workspace\", \"id\": \"T001\"}, \"sender\": \"U777\"}");
 
-        CliRunner.Result r = CliRunner.run("explain", "dispatch", input.toString(), "--rules", "rules");
+        CliRunner.Result r = CliRunner.run("explain", "dispatch", input.toString(), "--rules", SEED_RULES);
 
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("session_scope: {\"agent\":\"concierge\",\"channel\":\"slack\",\"account\":\"default\","
@@ -50,7 +53,7 @@ class ExplainCommandTest {
 
     @Test
     void eachUnmatchedRuleShowsTheConstraintThatFailedAndItsValue() {
-        CliRunner.Result r = CliRunner.run("explain", "broker", "examples/broker/message.json", "--rules", "rules");
+        CliRunner.Result r = CliRunner.run("explain", "broker", "examples/broker/message.json", "--rules", SEED_RULES);
 
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("did not match: priority == \"critical\" was false: priority is \"high\""), r.out());
@@ -58,14 +61,14 @@ class ExplainCommandTest {
 
     @Test
     void whyNotAnswersForOneRule() throws Exception {
-        CliRunner.Result r = CliRunner.run("explain", "fsm", "examples/fsm/action.json", "--rules", "rules",
+        CliRunner.Result r = CliRunner.run("explain", "fsm", "examples/fsm/action.json", "--rules", SEED_RULES,
                 "--why-not", "a review of good quality is done");
 
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("\"a review of good quality is done\" (fsm/review-flow.drl:"), r.out());
         assertTrue(r.out().contains("number(\"quality\") >= 0.7 was false: number(\"quality\") is 0.6"), r.out());
 
-        CliRunner.Result json = CliRunner.run("explain", "fsm", "examples/fsm/action.json", "--rules", "rules", "--json",
+        CliRunner.Result json = CliRunner.run("explain", "fsm", "examples/fsm/action.json", "--rules", SEED_RULES, "--json",
                 "--why-not", "a review of good quality is done");
         JsonNode whyNot = Json.parse(json.out()).get("why_not");
         assertEquals("number(\"quality\") >= 0.7", whyNot.get("failed").get("constraint").asText());
@@ -73,7 +76,7 @@ class ExplainCommandTest {
 
     @Test
     void whyNotARuleThatDoesNotExistListsTheRules() {
-        CliRunner.Result r = CliRunner.run("explain", "broker", "examples/broker/message.json", "--rules", "rules",
+        CliRunner.Result r = CliRunner.run("explain", "broker", "examples/broker/message.json", "--rules", SEED_RULES,
                 "--why-not", "no such rule");
 
         assertEquals(1, r.code());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
 import java.io.IOException;
@@ -81,7 +82,7 @@ class FullDiskProcessTest {
                 server.waitFor(Duration.ofSeconds(60));
                 assertTrue(server.output().contains("decision log cannot write"), server.output());
             }
-            // ... and the log holds every acknowledged decision, whole lines only: it replays
+            // ... and the log holds every acknowledged decision, whole lines only: it replays (against the rules it served)
             Archive archive = Archive.read(List.of(decisions));
             Set<String> logged = new HashSet<>();
             archive.files().forEach(f -> {
@@ -91,7 +92,7 @@ class FullDiskProcessTest {
             Set<String> missing = new HashSet<>(acknowledged);
             missing.removeAll(logged);
             assertEquals(Set.of(), missing, "acknowledged but not in the log");
-            CliRunner.Result replay = CliRunner.run("replay", "--rules", "rules", decisions.toString());
+            CliRunner.Result replay = CliRunner.run("replay", "--rules", TestBundles.RULES.toString(), decisions.toString());
             assertEquals(0, replay.code(), replay.out() + replay.err());
         } finally {
             run("umount", "-l", decisions.toString());
