@@ -7,12 +7,9 @@ import io.signalman.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
@@ -49,8 +46,7 @@ public final class LocalAnswers implements SharedAnswers, AutoCloseable {
     private final Clock clock;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
     private long bytes;
-    private FileChannel channel;
-    private Path current;
+    private AppendFile file;
     /** Files rolled in this run, with the end of the last window they hold: deleted once past it. */
     private final java.util.List<Map.Entry<Path, Long>> rolled = new java.util.ArrayList<>();
     private long openedAt;
@@ -123,8 +119,7 @@ public final class LocalAnswers implements SharedAnswers, AutoCloseable {
     @Override
     public synchronized void close() {
         try {
-            channel.force(true);
-            channel.close();
+            file.close();
         } catch (IOException e) {
             LOG.error("idempotency answers could not be closed cleanly: {}", e.toString());
         }
@@ -154,15 +149,8 @@ public final class LocalAnswers implements SharedAnswers, AutoCloseable {
     }
 
     private void write(ObjectNode line) {
-        byte[] json = Json.bytes(line);
-        ByteBuffer buf = ByteBuffer.allocate(json.length + 1).put(json).put((byte) '\n').flip();
         try {
-            while (buf.hasRemaining()) {
-                channel.write(buf);
-            }
-            if (fsync == FsyncPolicy.ALWAYS) {
-                channel.force(false);
-            }
+            file.appendLine(Json.bytes(line), fsync == FsyncPolicy.ALWAYS);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write an idempotency answer", e);
         }
@@ -171,10 +159,9 @@ public final class LocalAnswers implements SharedAnswers, AutoCloseable {
     /** A new file; the previous one is deleted at a later start once its answers are spent. */
     private void roll(long now) {
         try {
-            if (channel != null) {
-                channel.force(true);
-                channel.close();
-                rolled.add(Map.entry(current, lastUntil));
+            if (file != null) {
+                file.close();
+                rolled.add(Map.entry(file.path(), lastUntil));
             }
             for (Iterator<Map.Entry<Path, Long>> it = rolled.iterator(); it.hasNext(); ) {
                 Map.Entry<Path, Long> spent = it.next();
@@ -183,9 +170,8 @@ public final class LocalAnswers implements SharedAnswers, AutoCloseable {
                     it.remove();
                 }
             }
-            current = dir.resolve("answers-" + now + ".jsonl");
             lastUntil = 0;
-            channel = FileChannel.open(current, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            file = new AppendFile(dir.resolve("answers-" + now + ".jsonl"));
             openedAt = now;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open an idempotency answers file in " + dir, e);

@@ -92,12 +92,17 @@ public final class LocalState implements AutoCloseable {
 
     /** Starts the timer that forces the journal, takes snapshots and applies retention. */
     public LocalState start() {
+        return start(TimeUnit.SECONDS.toMillis(1));
+    }
+
+    /** {@link #start()} with the journal forced every {@code tickMillis} (a test makes it fast). */
+    LocalState start(long tickMillis) {
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "signalman-state");
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(() -> guarded(this::sweep), SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS);
         return this;
     }
@@ -161,11 +166,22 @@ public final class LocalState implements AutoCloseable {
         lastSnapshotNanos = System.nanoTime();
     }
 
-    /** Stops the timer and writes a last snapshot: the next start reads it and nothing else. */
+    /**
+     * Stops the timer and writes a last snapshot: the next start reads it and nothing else. The
+     * timer is let finish what it is doing, never interrupted: an interrupt during a file write or
+     * force closes the journal's channel under everyone (a {@code FileChannel} is interruptible).
+     */
     @Override
     public void close() {
         if (timer != null) {
-            timer.shutdownNow();
+            timer.shutdown();
+            try {
+                if (!timer.awaitTermination(1, TimeUnit.MINUTES)) {
+                    LOG.warn("state upkeep still running after a minute; closing the state anyway");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (files != null) {
             snapshot(true);
