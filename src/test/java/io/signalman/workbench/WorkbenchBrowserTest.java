@@ -33,7 +33,9 @@ import org.openqa.selenium.logging.LogEntry;
  * the impact on the golden history and on the decisions the server logged, activates it with a
  * note, and the next plain {@code POST /v1/broker/route} is decided by the new rule. Along the
  * way: a rule named like HTML shows as text, every scenario passes and the model table shows as a
- * table, and activation without the token is refused.
+ * table, the draft's change fails the trading desk's scenario (shown with what was expected and
+ * what came out) until the analyst brings it up to date in the same draft, and activation without
+ * the token is refused.
  * Screenshots go to {@code target/workbench} (or {@code -Dworkbench.screenshots=docs/workbench}).
  */
 class WorkbenchBrowserTest {
@@ -42,6 +44,9 @@ class WorkbenchBrowserTest {
     private static final String LIVE_LINE = "decide.primary(\"vp-trading\").fanOut(\"cfo\", \"mission-control\");";
     private static final String TYPO_LINE = "decide.primary(\"cfo\").fanOut(\"mission-control\";";
     private static final String FIXED_LINE = "decide.primary(\"cfo\").fanOut(\"mission-control\");";
+    private static final String TRADE_SCENARIO = "an executed trade goes to VP Trading, and the CFO hears of it";
+    private static final String SCENARIO_EXPECTED = "primary_recipients: [vp-trading]\n    fan_out: [cfo, mission-control]";
+    private static final String SCENARIO_UPDATED = "primary_recipients: [cfo]\n    fan_out: [mission-control]";
     private static final String TRADE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"}, "
             + "\"type\": \"event\", \"subtype\": \"trade.executed\", \"payload\": {}}";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -56,6 +61,7 @@ class WorkbenchBrowserTest {
     static void start() throws Exception {
         Path rules = TestBundles.copyOfRules(dir);
         Files.copy(Path.of("src/test/resources/workbench/rule-named-like-html.drl"), rules.resolve("broker/rule-named-like-html.drl"));
+        Files.copy(Path.of("src/test/resources/workbench/trades-scenario.yaml"), rules.resolve("broker/scenarios/trades.yaml"));
         WorkbenchApiTest.useModelWeightsTable(rules);
         TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
         server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
@@ -127,6 +133,29 @@ class WorkbenchBrowserTest {
         replaceInEditor(TYPO_LINE, FIXED_LINE);
         browser.driver.findElement(By.id("draft-save")).click();
         browser.waitForText(By.id("check-status"), "Saved. The draft compiles");
+
+        // The trading desk's scenario fails in the draft, saying what it expected and what came out ...
+        String draft = (String) browser.js("return arguments[0].value", browser.driver.findElement(By.id("draft-select")));
+        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=scenarios]")).click();
+        browser.js("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('change'));",
+                browser.driver.findElement(By.id("suite-draft")), draft);
+        browser.waitForText(By.id("scenario-status"), "1 of " + scenarioCount + " scenarios failed (draft " + draft + ")");
+        WebElement failed = browser.waitFor("the failed scenario", d -> d.findElement(By.cssSelector(
+                "#tab-scenarios .scenario.fail[data-name='" + TRADE_SCENARIO + "']")));
+        String mismatch = failed.findElement(By.cssSelector("tr[data-field=primary_recipients]")).getText();
+        assertTrue(mismatch.contains("[\"vp-trading\"]") && mismatch.contains("[\"cfo\"]"), mismatch);
+        browser.js("arguments[0].scrollIntoView(false)", failed);
+        browser.shot("scenario-failed");
+
+        // ... until the analyst brings it up to date, in the same draft.
+        failed.findElement(By.cssSelector("button.edit")).click();
+        browser.waitForText(By.id("draft-file"), "broker/scenarios/trades.yaml");
+        replaceInEditor(SCENARIO_EXPECTED, SCENARIO_UPDATED);
+        browser.driver.findElement(By.id("draft-save")).click();
+        browser.waitForText(By.id("check-status"), "Saved. The draft compiles");
+        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=scenarios]")).click();
+        browser.waitForText(By.id("scenario-status"), scenarioCount + " scenarios passed (draft " + draft + ")");
+        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=drafts]")).click();
 
         // The impact on the golden history and on what this server logged.
         browser.driver.findElement(By.id("impact-run")).click();
