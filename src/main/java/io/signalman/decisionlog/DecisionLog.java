@@ -3,11 +3,7 @@ package io.signalman.decisionlog;
 import io.signalman.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -39,8 +35,11 @@ import org.slf4j.LoggerFactory;
  * with a growing pause (up to {@link #RETRY_MAX_MILLIS}) until the disk takes the write; then the
  * log is available again by itself.
  *
- * <p>NOTE(size): over the ~200-line guide: queueing, positions, the batch writer and its outage
- * handling share the file's state (the channel, its length in whole records), owned by one thread.
+ * <p>The file itself (cutting back, rolling, writing a batch) is {@link LogFile}'s; this class
+ * keeps the queue, the positions a client waits for, and the writer's outage handling.
+ *
+ * <p>NOTE(size): over the ~200-line guide: those three share the writer's state (what is queued,
+ * written and forced, and the outage), and each explains the others' waits.
  */
 public final class DecisionLog implements AutoCloseable {
 
@@ -63,15 +62,14 @@ public final class DecisionLog implements AutoCloseable {
 
     private final Path dir;
     private final FsyncPolicy fsync;
-    private final Disk disk;
     private final BlockingQueue<byte[]> queue;
     private final Thread writer;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong outages = new AtomicLong();
     private final RollCompressor compressor = new RollCompressor();
+    private final LogFile file;
     private final Object forcedLock = new Object();
-    private final java.time.Instant started = java.time.Instant.now();
     /** Records queued so far (guarded by the queue's monitor) and records written and forced. */
     private long appended;
     private long forced;
@@ -81,15 +79,6 @@ public final class DecisionLog implements AutoCloseable {
     private volatile long closedAt;
     /** Non-null while the disk refuses writes: the error it gave. */
     private volatile IOException failure;
-    private FileChannel channel;
-    private Path current;
-    /** The file's length in whole records: where a partial write is cut back to. */
-    private long currentBytes;
-    /** A write failed: the file may hold part of a batch past {@link #currentBytes}. */
-    private boolean dirty;
-    /** Records written since the last force. */
-    private boolean unforced;
-    private int sequence;
     private long lastForce;
 
     public DecisionLog(Path dir, FsyncPolicy fsync, int capacity) {
@@ -100,11 +89,9 @@ public final class DecisionLog implements AutoCloseable {
     public DecisionLog(Path dir, FsyncPolicy fsync, int capacity, Disk disk) {
         this.dir = dir;
         this.fsync = fsync;
-        this.disk = disk;
         this.queue = new ArrayBlockingQueue<>(capacity);
         try {
-            Files.createDirectories(dir);
-            roll();
+            this.file = new LogFile(dir, disk, compressor, ROLL_BYTES);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the decision log in " + dir, e);
         }
@@ -222,7 +209,7 @@ public final class DecisionLog implements AutoCloseable {
     }
 
     public Path currentFile() {
-        return current;
+        return file.current();
     }
 
     public Path directory() {
@@ -289,7 +276,7 @@ public final class DecisionLog implements AutoCloseable {
                 queue.drainTo(rest);
                 rest.remove(POISON);
                 writeThrough(rest, true);
-                channel.close();
+                file.close();
             } catch (IOException | RuntimeException e) {
                 LOG.error("decision log could not be closed cleanly: {}", e.toString());
             }
@@ -308,12 +295,13 @@ public final class DecisionLog implements AutoCloseable {
         while (true) {
             try {
                 if (!inFile) {
-                    write(batch);
+                    file.write(batch);
+                    written.addAndGet(batch.size());
                     inFile = true;
                 }
                 forceIfDue(force);
                 if (failure != null) {
-                    LOG.warn("decision log writes again to {} after the outage", current);
+                    LOG.warn("decision log writes again to {} after the outage", file.current());
                     failure = null;
                 }
                 return;
@@ -321,7 +309,7 @@ public final class DecisionLog implements AutoCloseable {
                 if (failure == null) {
                     outages.incrementAndGet();
                     LOG.error("decision log cannot write to {}: {}; refusing decisions (503 decision_log_unavailable) and "
-                            + "retrying; {} records held", current, e.toString(), batch.size() + queue.size());
+                            + "retrying; {} records held", file.current(), e.toString(), batch.size() + queue.size());
                     failure = e;
                     synchronized (forcedLock) {
                         forcedLock.notifyAll(); // deciders waiting under --fsync always are answered now
@@ -338,44 +326,8 @@ public final class DecisionLog implements AutoCloseable {
         }
     }
 
-    /** One attempt at a batch: cut back any partial write of the last attempt, roll when due, write. */
-    private void write(List<byte[]> batch) throws IOException {
-        if (dirty) {
-            channel.truncate(currentBytes);
-            dirty = false;
-        }
-        if (currentBytes >= ROLL_BYTES || channel == null) {
-            if (channel != null) {
-                channel.force(true);
-                channel.close();
-                channel = null;
-                compressor.submit(current);
-            }
-            roll();
-        }
-        if (batch.isEmpty()) {
-            return;
-        }
-        int size = 0;
-        for (byte[] b : batch) {
-            size += b.length;
-        }
-        ByteBuffer buf = ByteBuffer.allocate(size);
-        batch.forEach(buf::put);
-        buf.flip();
-        try {
-            disk.write(channel, buf);
-        } catch (IOException e) {
-            dirty = true;
-            throw e;
-        }
-        currentBytes += size;
-        unforced = true;
-        written.addAndGet(batch.size());
-    }
-
     private void forceIfDue(boolean always) throws IOException {
-        if (!unforced) {
+        if (!file.unforced()) {
             forceRequested = false;
             markForced();
             return;
@@ -388,9 +340,8 @@ public final class DecisionLog implements AutoCloseable {
         };
         if (due || always) {
             forceRequested = false;
-            channel.force(false);
+            file.force();
             lastForce = now;
-            unforced = false;
             markForced();
         }
     }
@@ -402,12 +353,5 @@ public final class DecisionLog implements AutoCloseable {
                 forcedLock.notifyAll();
             }
         }
-    }
-
-    private void roll() throws IOException {
-        sequence++;
-        current = dir.resolve(LogFiles.name(started, ProcessHandle.current().pid(), sequence));
-        channel = FileChannel.open(current, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-        currentBytes = Files.size(current);
     }
 }
