@@ -28,12 +28,21 @@ final class ConditionLint {
         this.warnings = warnings;
     }
 
+    /** Every pair of rules is compared (a pack's rules read once each, see {@link Implication#prepare}). */
     void run() {
         Set<String> always = pack.alwaysPresent();
+        java.util.Map<ParsedRule, Implication.Prepared> read = new java.util.IdentityHashMap<>();
+        java.util.Set<ParsedRule> everything = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (ParsedRule r : rules) {
+            read.put(r, Implication.prepare(r.reading()));
+            if (matchesEverything(r, always)) {
+                everything.add(r);
+            }
+        }
         for (ParsedRule lower : rules) {
             for (ParsedRule higher : rules) {
                 if (higher != lower && triedFirst(higher.info(), lower.info()) && pack.mayCompete(higher, lower)
-                        && !matchesEverything(higher, always) && Implication.implies(lower.reading(), higher.reading(), always)) {
+                        && !everything.contains(higher) && Implication.implies(read.get(lower), read.get(higher), always)) {
                     errors.add(at(lower.info(), message(higher.info(), lower.info())));
                     break;
                 }

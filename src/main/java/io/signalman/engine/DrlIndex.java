@@ -1,6 +1,7 @@
 package io.signalman.engine;
 
 import io.signalman.engine.tables.DecisionTable;
+import io.signalman.rulelang.LineStarts;
 import io.signalman.rulelang.RuleFile;
 import io.signalman.rulelang.RuleReading;
 import java.nio.charset.StandardCharsets;
@@ -160,15 +161,17 @@ final class DrlIndex {
                 .max(java.util.Comparator.comparingInt(c -> c.code().length()));
     }
 
-    /** The 1-based line where {@code code} first appears at or after line {@code from}, else {@code from}. */
-    private static int lineOfText(String text, String code, int from) {
+    /**
+     * The 1-based line where {@code code} first appears at or after line {@code from}, else
+     * {@code from}; {@code lines} of {@code text} are read once per file.
+     */
+    private static int lineOfText(String text, LineStarts lines, String code, int from) {
         String firstLine = code.lines().findFirst().orElse("").strip();
-        int offset = 0;
-        for (int line = 1; line < from && offset >= 0; line++) {
-            offset = text.indexOf('\n', offset) + 1;
+        if (firstLine.isEmpty() || from < 1 || from > lines.lines()) {
+            return from;
         }
-        int at = firstLine.isEmpty() || offset < 0 ? -1 : text.indexOf(firstLine, offset);
-        return at < 0 ? from : (int) text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
+        int at = text.indexOf(firstLine, lines.offset(from));
+        return at < 0 ? from : lines.lineOf(at);
     }
 
     /** The text without white space (the generated Java reformats a consequence). */
@@ -196,6 +199,7 @@ final class DrlIndex {
         PackageDescr descr = read.descr();
         packages.put(file, descr.getName() == null ? "" : descr.getName());
         files.put(file, DrlFile.of(file, text, descr));
+        LineStarts starts = LineStarts.of(text);
         for (RuleReading reading : read.rules()) {
             RuleDescr r = reading.descr();
             RuleInfo info = describe(pack, file, r);
@@ -204,7 +208,7 @@ final class DrlIndex {
             }
             if (r.getConsequence() != null) {
                 String raw = r.getConsequence().toString().stripLeading();
-                consequences.add(new Consequence(info, squash(raw), raw, lineOfText(text, raw, r.getConsequenceLine())));
+                consequences.add(new Consequence(info, squash(raw), raw, lineOfText(text, starts, raw, r.getConsequenceLine())));
             }
             RuleInfo previous = byName.putIfAbsent(info.name(), info);
             if (previous != null) {

@@ -2,6 +2,7 @@ package io.signalman.rulelang;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.PatternSyntaxException;
@@ -24,20 +25,32 @@ public final class Implication {
      * unconstrained pattern of one always matches.
      */
     public static boolean implies(RuleReading lower, RuleReading higher, Set<String> alwaysPresent) {
+        return implies(prepare(lower), prepare(higher), alwaysPresent);
+    }
+
+    /**
+     * A rule's condition read once into what {@link #implies(Prepared, Prepared, Set)} compares, so
+     * that a lint comparing every pair of a pack's rules reads each rule once, not once per pair.
+     */
+    public static Prepared prepare(RuleReading r) {
+        return new Prepared(r.opaque(), r.patterns().stream().map(Implication::pattern).toList());
+    }
+
+    /** {@link #implies(RuleReading, RuleReading, Set)} over rules read by {@link #prepare}. */
+    public static boolean implies(Prepared lower, Prepared higher, Set<String> alwaysPresent) {
         if (higher.opaque()) {
             return false;
         }
-        for (PatternReading a : higher.patterns()) {
-            if (a.source() != null || a.sourceText() != null) {
+        for (PreparedPattern a : higher.patterns()) {
+            if (!a.plain()) {
                 return false;
             }
-            if (a.conditions().isEmpty() && alwaysPresent.contains(simple(a.type()))) {
+            if (a.conditions().isEmpty() && alwaysPresent.contains(a.type())) {
                 continue;
             }
             boolean matched = false;
-            for (PatternReading b : lower.patterns()) {
-                if (b.positive() && b.source() == null && b.sourceText() == null && simple(b.type()).equals(simple(a.type()))
-                        && covers(b, a)) {
+            for (PreparedPattern b : lower.patterns()) {
+                if (b.positive() && b.plain() && b.type().equals(a.type()) && covers(b, a)) {
                     matched = true;
                     break;
                 }
@@ -49,27 +62,52 @@ public final class Implication {
         return true;
     }
 
-    /** Every constraint of {@code a} holds for any fact that meets {@code b}'s. */
-    private static boolean covers(PatternReading b, PatternReading a) {
+    /** A rule as {@link #implies(Prepared, Prepared, Set)} reads it. */
+    public record Prepared(boolean opaque, List<PreparedPattern> patterns) {
+    }
+
+    /**
+     * A pattern: its fact type's simple name; whether it reads facts of its own (no {@code from});
+     * every test its constraints make ({@code known}) and their texts without spaces.
+     */
+    record PreparedPattern(String type, boolean positive, boolean plain, List<PreparedCondition> conditions, List<Test> known,
+                           Set<String> texts) {
+    }
+
+    /** A constraint: {@code names} a field without constraining it ({@code $agent : agent}); its tests; its text. */
+    record PreparedCondition(boolean names, List<Test> tests, String squashed, boolean variable) {
+    }
+
+    private static PreparedPattern pattern(PatternReading p) {
+        List<PreparedCondition> conditions = new ArrayList<>();
         List<Test> known = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
-        for (Condition c : b.conditions()) {
-            known.addAll(c.tests());
-            texts.add(squash(c.text()));
+        Set<String> texts = new HashSet<>();
+        for (Condition c : p.conditions()) {
+            List<Test> tests = c.tests();
+            String squashed = squash(c.text());
+            known.addAll(tests);
+            texts.add(squashed);
+            conditions.add(new PreparedCondition(c.binding() != null && c.expression() instanceof com.github.javaparser.ast.expr.NameExpr,
+                    tests, squashed, c.text().contains("$")));
         }
-        for (Condition c : a.conditions()) {
-            if (c.binding() != null && c.expression() instanceof com.github.javaparser.ast.expr.NameExpr) {
+        return new PreparedPattern(simple(p.type()), p.positive(), p.source() == null && p.sourceText() == null,
+                List.copyOf(conditions), List.copyOf(known), texts);
+    }
+
+    /** Every constraint of {@code a} holds for any fact that meets {@code b}'s. */
+    private static boolean covers(PreparedPattern b, PreparedPattern a) {
+        for (PreparedCondition c : a.conditions()) {
+            if (c.names()) {
                 continue; // "$agent : agent" names a field and constrains nothing
             }
-            List<Test> tests = c.tests();
-            if (tests.isEmpty()) {
-                if (!texts.contains(squash(c.text())) || c.text().contains("$")) {
+            if (c.tests().isEmpty()) {
+                if (!b.texts().contains(c.squashed()) || c.variable()) {
                     return false;
                 }
                 continue;
             }
-            for (Test t : tests) {
-                if (known.stream().noneMatch(k -> k.field().equals(t.field()) && implies(k, t))) {
+            for (Test t : c.tests()) {
+                if (b.known().stream().noneMatch(k -> k.field().equals(t.field()) && implies(k, t))) {
                     return false;
                 }
             }

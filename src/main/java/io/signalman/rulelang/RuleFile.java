@@ -33,6 +33,8 @@ public final class RuleFile {
     private static final Set<String> EXEMPT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final String text;
+    /** Where each line of {@code text} starts, read at the first rule that needs it. */
+    private LineStarts lines;
     private final PackageDescr descr;
     private final List<Finding> syntaxErrors = new ArrayList<>();
     private final List<Finding> errors = new ArrayList<>();
@@ -182,22 +184,17 @@ public final class RuleFile {
      * line Drools reports, past the white space the parser drops.
      */
     private int[] consequenceStart(RuleDescr r) {
-        int line = Math.max(r.getConsequenceLine(), 1);
-        int offset = 0;
-        for (int l = 1; l < line && offset >= 0; l++) {
-            offset = text.indexOf('\n', offset) + 1;
+        if (lines == null) {
+            lines = LineStarts.of(text);
         }
-        int then = text.indexOf("then", Math.max(offset, 0));
-        int at = then < 0 ? Math.max(offset, 0) : then + 4;
+        int offset = lines.offset(Math.max(r.getConsequenceLine(), 1));
+        int then = text.indexOf("then", offset);
+        int at = then < 0 ? offset : then + 4;
         while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
             at++;
         }
         int lineStart = text.lastIndexOf('\n', at - 1) + 1;
-        int lines = 1;
-        for (int i = 0; i < at; i++) {
-            lines += text.charAt(i) == '\n' ? 1 : 0;
-        }
-        return new int[] {lines, at - lineStart + 1};
+        return new int[] {lines.lineOf(at), at - lineStart + 1};
     }
 
     private static String unquote(String s) {
