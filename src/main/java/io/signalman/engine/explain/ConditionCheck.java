@@ -224,16 +224,23 @@ public final class ConditionCheck {
 
     /** A fact is of a pattern's type by its class's simple or full name, or a supertype's. */
     static boolean isA(Object fact, String type) {
-        for (Class<?> c = fact.getClass(); c != null; c = c.getSuperclass()) {
-            if (c.getSimpleName().equals(type) || c.getName().equals(type)) {
-                return true;
-            }
-            for (Class<?> i : c.getInterfaces()) {
-                if (i.getSimpleName().equals(type) || i.getName().equals(type)) {
-                    return true;
+        return TYPE_NAMES.get(fact.getClass()).contains(type);
+    }
+
+    /** A class's simple and full names, its superclasses' and their interfaces': read once per class. */
+    private static final ClassValue<java.util.Set<String>> TYPE_NAMES = new ClassValue<>() {
+        @Override
+        protected java.util.Set<String> computeValue(Class<?> type) {
+            java.util.Set<String> names = new java.util.HashSet<>();
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                names.add(c.getSimpleName());
+                names.add(c.getName());
+                for (Class<?> i : c.getInterfaces()) {
+                    names.add(i.getSimpleName());
+                    names.add(i.getName());
                 }
             }
+            return java.util.Set.copyOf(names);
         }
-        return false;
-    }
+    };
 }

@@ -1,5 +1,6 @@
 package io.signalman.engine.explain;
 
+import com.github.javaparser.ast.DataKey;
 import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.CharLiteralExpr;
@@ -66,7 +67,7 @@ public final class Evaluator {
         } else if (e instanceof EnclosedExpr en) {
             return eval(en.getInner());
         } else if (e instanceof StringLiteralExpr s) {
-            return s.asString();
+            return once(s, LITERAL, s::asString);
         } else if (e instanceof TextBlockLiteralExpr t) {
             return t.asString();
         } else if (e instanceof CharLiteralExpr c) {
@@ -180,8 +181,34 @@ public final class Evaluator {
         throw new Unevaluable("explain does not evaluate " + text(e));
     }
 
-    /** The expression as written (Drools' printer knows its own DRL nodes; JavaParser's does not). */
+    /**
+     * The expression as written (Drools' printer knows its own DRL nodes; JavaParser's does not).
+     *
+     * <p>NOTE(perf): printing a node costs microseconds (JavaParser's printer builds its
+     * configuration each time) and explain names every value it reads by its text, so an explain
+     * spent most of its time here (JFR). A rule's parsed conditions live as long as its bundle, so
+     * each node keeps its text in its own data, computed once; the lock is the node's, and only
+     * {@link #once} touches that data.
+     */
     public static String text(Expression e) {
-        return PrintUtil.printNode(e);
+        return once(e, TEXT, () -> PrintUtil.printNode(e));
     }
+
+    /** What {@code node} keeps under {@code key}, computed at its first use (see {@link #text}). */
+    private static <T> T once(Expression node, DataKey<T> key, java.util.function.Supplier<T> compute) {
+        synchronized (node) {
+            if (node.containsData(key)) {
+                return node.getData(key);
+            }
+            T value = compute.get();
+            node.setData(key, value);
+            return value;
+        }
+    }
+
+    private static final DataKey<String> TEXT = new DataKey<>() {
+    };
+    /** A string literal's value (unescaping it is most of what reading one costs). */
+    private static final DataKey<String> LITERAL = new DataKey<>() {
+    };
 }

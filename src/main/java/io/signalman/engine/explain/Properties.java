@@ -12,12 +12,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code isPriority()}, as Drools resolves it) and calls its methods by name. Facts are the packs'
  * public records, so plain reflection on public members is enough.
  *
- * <p>NOTE(perf): explain is asked for one decision at a time; lookups are cached per class and
- * name so a rule pack explained again does not search the methods again.
+ * <p>NOTE(perf): explain is asked for one decision at a time; lookups are cached per class (a
+ * {@link ClassValue}) and name, so a rule pack explained again does not search the methods
+ * again, nor copy a class's method array for every call it evaluates.
  */
 final class Properties {
 
-    private static final Map<String, Method> GETTERS = new ConcurrentHashMap<>();
+    /** Per class: each property name's getter (NONE when it has none). */
+    private static final ClassValue<Map<String, Method>> GETTERS = new ClassValue<>() {
+        @Override
+        protected Map<String, Method> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+    /** Per class: its public methods by name, reachable through a public type. */
+    private static final ClassValue<Map<String, List<Method>>> METHODS = new ClassValue<>() {
+        @Override
+        protected Map<String, List<Method>> computeValue(Class<?> type) {
+            Map<String, List<Method>> byName = new java.util.HashMap<>();
+            for (Method m : type.getMethods()) {
+                byName.computeIfAbsent(m.getName(), k -> new ArrayList<>()).add(reachable(m));
+            }
+            byName.replaceAll((k, v) -> List.copyOf(v));
+            return Map.copyOf(byName);
+        }
+    };
     private static final Method NONE;
 
     static {
@@ -36,7 +55,7 @@ final class Properties {
             throw new Unevaluable("\"" + name + "\" is read from a null value");
         }
         Class<?> type = target.getClass();
-        Method m = GETTERS.computeIfAbsent(type.getName() + "#" + name, k -> find(type, name));
+        Method m = GETTERS.get(type).computeIfAbsent(name, k -> find(type, name));
         if (m == NONE) {
             throw new Unevaluable(type.getSimpleName() + " has no field \"" + name + "\"");
         }
@@ -60,16 +79,13 @@ final class Properties {
         if (target == null) {
             throw new Unevaluable(name + "(...) is called on a null value");
         }
-        List<Method> candidates = new ArrayList<>();
-        for (Method m : target.getClass().getMethods()) {
-            if (m.getName().equals(name) && m.getParameterCount() == args.size()) {
-                candidates.add(m);
+        for (Method m : METHODS.get(target.getClass()).getOrDefault(name, List.of())) {
+            if (m.getParameterCount() != args.size()) {
+                continue;
             }
-        }
-        for (Method m : candidates) {
             Object[] converted = Values.convert(m.getParameterTypes(), args);
             if (converted != null) {
-                return invoke(reachable(m), target, converted);
+                return invoke(m, target, converted);
             }
         }
         throw new Unevaluable(target.getClass().getSimpleName() + " has no " + name + "(...) taking " + args.size()
