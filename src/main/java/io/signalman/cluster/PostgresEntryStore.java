@@ -80,22 +80,13 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
         if (kept.isEmpty()) {
             return;
         }
-        db.with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO signalman_expiring (store, id, value, expires_at)"
-                    + " VALUES (?, ?, ?, ?) ON CONFLICT (store, id) DO UPDATE SET value = excluded.value,"
-                    + " expires_at = excluded.expires_at")) {
-                for (var e : kept) {
-                    long expires = e.getValue().getExpirationTime();
-                    ps.setString(1, store);
-                    ps.setString(2, e.getKey());
-                    ps.setBytes(3, codec.write().apply(e.getValue().getValue()));
+        db.upsertRows("INSERT INTO signalman_expiring (store, id, value, expires_at) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (store, id) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at", store, kept,
+                (ps, value) -> {
+                    long expires = value.getExpirationTime();
+                    ps.setBytes(3, codec.write().apply(value.getValue()));
                     ps.setTimestamp(4, expires == MetadataAwareValue.NO_TIME_SET ? null : new Timestamp(expires));
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-            return null;
-        });
+                });
     }
 
     @Override

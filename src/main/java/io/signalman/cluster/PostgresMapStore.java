@@ -33,19 +33,9 @@ final class PostgresMapStore implements MapStore<String, String> {
 
     @Override
     public void storeAll(Map<String, String> entries) {
-        db.with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO signalman_state (store, id, value, changed_at)"
-                    + " VALUES (?, ?, ?, now()) ON CONFLICT (store, id) DO UPDATE SET value = excluded.value, changed_at = now()")) {
-                for (var e : entries.entrySet()) {
-                    ps.setString(1, store);
-                    ps.setString(2, e.getKey());
-                    ps.setString(3, e.getValue());
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-            return null;
-        });
+        db.upsertRows("INSERT INTO signalman_state (store, id, value, changed_at) VALUES (?, ?, ?, now())"
+                + " ON CONFLICT (store, id) DO UPDATE SET value = excluded.value, changed_at = now()", store, entries.entrySet(),
+                (ps, value) -> ps.setString(3, value));
     }
 
     @Override

@@ -83,6 +83,32 @@ public final class StateDatabase {
     }
 
     /**
+     * Writes one store's rows with {@code upsert}, whose first two parameters are the store and the
+     * id; {@code bind} sets the rest from the row's value. One batch for all of them (a map
+     * store's {@code store} and {@code storeAll}). Blocking.
+     */
+    <V> void upsertRows(String upsert, String store, java.util.Collection<Map.Entry<String, V>> rows, RowBinder<V> bind) {
+        with(c -> {
+            try (PreparedStatement ps = c.prepareStatement(upsert)) {
+                for (Map.Entry<String, V> row : rows) {
+                    ps.setString(1, store);
+                    ps.setString(2, row.getKey());
+                    bind.bind(ps, row.getValue());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    /** Sets a row's parameters after the store and the id. */
+    @FunctionalInterface
+    interface RowBinder<V> {
+        void bind(PreparedStatement ps, V value) throws SQLException;
+    }
+
+    /**
      * Deletes one store's rows of {@code table} with the given ids (a map store's {@code delete}
      * and {@code deleteAll}); one statement for all of them. Blocking.
      */

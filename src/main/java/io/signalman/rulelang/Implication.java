@@ -38,10 +38,10 @@ public final class Implication {
 
     /** {@link #implies(RuleReading, RuleReading, Set)} over rules read by {@link #prepare}. */
     public static boolean implies(Prepared lower, Prepared higher, Set<String> alwaysPresent) {
-        if (higher.opaque()) {
+        if (higher.opaque) {
             return false;
         }
-        for (PreparedPattern a : higher.patterns()) {
+        for (PreparedPattern a : higher.patterns) {
             if (!a.plain()) {
                 return false;
             }
@@ -49,7 +49,7 @@ public final class Implication {
                 continue;
             }
             boolean matched = false;
-            for (PreparedPattern b : lower.patterns()) {
+            for (PreparedPattern b : lower.patterns) {
                 if (b.positive() && b.plain() && b.type().equals(a.type()) && covers(b, a)) {
                     matched = true;
                     break;
@@ -62,8 +62,15 @@ public final class Implication {
         return true;
     }
 
-    /** A rule as {@link #implies(Prepared, Prepared, Set)} reads it. */
-    public record Prepared(boolean opaque, List<PreparedPattern> patterns) {
+    /** A rule as {@link #implies(Prepared, Prepared, Set)} reads it; opaque to other packages. */
+    public static final class Prepared {
+        private final boolean opaque;
+        private final List<PreparedPattern> patterns;
+
+        private Prepared(boolean opaque, List<PreparedPattern> patterns) {
+            this.opaque = opaque;
+            this.patterns = patterns;
+        }
     }
 
     /**
