@@ -1,5 +1,6 @@
 package io.signalman.broker;
 
+import io.signalman.rulelang.RuleVocabulary;
 import java.util.List;
 
 /**
@@ -8,6 +9,7 @@ import java.util.List;
  * without the list is unrestricted, and an empty list means the agent may send nothing.
  * {@link OrgChart} validates cards as it reads them (ids present and unique, managers known).
  */
+@RuleVocabulary
 public record AgentCard(String id, String name, String title, String role, String reportsTo, List<String> authority) {
 
     public AgentCard {

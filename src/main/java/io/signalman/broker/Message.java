@@ -1,5 +1,6 @@
 package io.signalman.broker;
 
+import io.signalman.rulelang.RuleVocabulary;
 import java.util.Objects;
 
 /**
@@ -7,6 +8,7 @@ import java.util.Objects;
  * {@code Message( priority == "critical" )}. Equality is by value, which is what a rule that
  * joins two patterns on the same message wants.
  */
+@RuleVocabulary
 public record Message(String id, String fromAgent, String priority, String type, String subtype) {
 
     public Message {

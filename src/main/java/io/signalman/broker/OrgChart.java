@@ -4,6 +4,7 @@ import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.json.Located;
 import io.signalman.json.ReferenceJson;
+import io.signalman.rulelang.RuleVocabulary;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,6 +19,7 @@ import java.util.Set;
  * registry of trading agents. Immutable; inserted once into every broker session as a fact so
  * rules can call {@code $org.managerOf(...)}.
  */
+@RuleVocabulary
 public final class OrgChart {
 
     /** The file under {@code rules/broker/} this chart is read from. */

@@ -1,6 +1,7 @@
 package io.signalman.broker;
 
 import io.signalman.engine.Collector;
+import io.signalman.rulelang.RuleVocabulary;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.List;
  *
  * <p>Mutable and reused by one session (see {@link Collector}); {@link #toDecision()} copies it.
  */
+@RuleVocabulary
 public final class Route implements Collector {
 
     private final List<String> primary = new ArrayList<>(4);

@@ -1,6 +1,7 @@
 package io.signalman.dispatch;
 
 import io.signalman.engine.Collector;
+import io.signalman.rulelang.RuleVocabulary;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.List;
  *
  * <p>Mutable and reused by one session (see {@link Collector}); {@link #result()} copies it.
  */
+@RuleVocabulary
 public final class Dispatch implements Collector {
 
     /** What the rules said: the agent asked for (null if none), a dimension override (null if none), the raw score. */

@@ -1,5 +1,6 @@
 package io.signalman.dispatch;
 
+import io.signalman.rulelang.RuleVocabulary;
 import java.util.Objects;
 
 /**
@@ -10,6 +11,7 @@ import java.util.Objects;
  * not carry is the empty string. Equality is by value: two messages with the same view dispatch
  * alike.
  */
+@RuleVocabulary
 public record Inbound(String channel, String account, String space, String chat, String topic, String sender,
                       boolean mentioned) {
 

@@ -31,6 +31,7 @@ final class DrlIndex {
     private final List<Consequence> consequences = new ArrayList<>();
     private final Map<String, DrlFile> files = new java.util.LinkedHashMap<>();
     private Map<String, DecisionTable> tables = Map.of();
+    private io.signalman.rulelang.Vocabulary vocabulary;
 
     /**
      * A rule's consequence as written, to map Java errors in generated code back to the DRL.
@@ -107,6 +108,7 @@ final class DrlIndex {
     static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles, Map<String, DecisionTable> tables) {
         DrlIndex index = new DrlIndex();
         index.tables = tables;
+        index.vocabulary = pack.vocabulary();
         Map<String, RuleInfo> byName = new HashMap<>();
         for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
@@ -118,6 +120,11 @@ final class DrlIndex {
 
     List<RuleInfo> rules() {
         return List.copyOf(rules);
+    }
+
+    /** The pack's vocabulary, which the compiled rules are checked against again and linked with. */
+    io.signalman.rulelang.Vocabulary vocabulary() {
+        return vocabulary;
     }
 
     List<ParsedRule> parsed() {
@@ -236,9 +243,7 @@ final class DrlIndex {
             try {
                 salience = Integer.parseInt(salienceText.trim());
             } catch (NumberFormatException e) {
-                errors.add(new BundleError(file, line, column, "rule \"" + r.getName()
-                        + "\": salience must be a whole number so the firing order reads from the file, not \""
-                        + salienceText + "\""));
+                // The rule reader refused it ("salience must be a whole number"); nothing compiles.
             }
         }
         int phaseIndex = phaseOf(pack, agendaGroup);

@@ -1,13 +1,16 @@
 package io.signalman.engine;
 
+import io.signalman.rulelang.GeneratedJava;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.drools.compiler.kie.builder.impl.KieBuilderImpl;
 import org.drools.compiler.kproject.models.KieBaseModelImpl;
 import org.drools.model.Model;
-import org.drools.model.codegen.ExecutableModelProject;
 import org.drools.modelcompiler.CanonicalKieModule;
 import org.kie.api.KieServices;
 import org.kie.api.builder.KieBuilder;
@@ -39,13 +42,30 @@ final class UnitBuilder {
     }
 
     static Outcome build(CompileUnit unit, DrlIndex index) {
+        return build(unit, index, true);
+    }
+
+    /**
+     * @param vet false only in tests that prove the class loader behind the generated-Java check
+     *            stops what that check would have refused
+     */
+    static Outcome build(CompileUnit unit, DrlIndex index, boolean vet) {
         KieServices ks = KieServices.Factory.get();
         ReleaseId id = ks.newReleaseId("io.signalman.bundle", unit.pack(), "1.0." + BUILDS.incrementAndGet());
         KieFileSystem kfs = ks.newKieFileSystem();
         kfs.generateAndWritePomXML(id);
         unit.sources().forEach(kfs::write);
+        Set<String> packages = new HashSet<>();
+        unit.files().values().forEach(f -> packages.add(index.packages().getOrDefault(f, "")));
+        index.packages().values().forEach(packages::add); // a context resource declares its package's name too
+        ClassLoader loader = new RuleClassLoader(UnitBuilder.class.getClassLoader(), index.vocabulary(), packages);
+        CheckedModelProject[] project = new CheckedModelProject[1];
         try {
-            KieBuilder builder = ks.newKieBuilder(kfs).buildAll(ExecutableModelProject.class);
+            KieBuilder builder = ((KieBuilderImpl) ks.newKieBuilder(kfs, loader)).buildAll((module, cl) -> project[0] =
+                    new CheckedModelProject(module, cl, index.vocabulary(), packages, vet), name -> true);
+            if (project[0] != null && !project[0].refusals().isEmpty()) {
+                return new Outcome(null, refused(unit, index, project[0].refusals()));
+            }
             List<BundleError> errors = errors(unit, index, builder.getResults().getMessages(Message.Level.ERROR));
             if (!errors.isEmpty()) {
                 return new Outcome(null, errors);
@@ -54,6 +74,27 @@ final class UnitBuilder {
         } finally {
             ks.getRepository().removeKieModule(id);
         }
+    }
+
+    /**
+     * What the generated-Java check refused, at the rule the code was generated for. The rule
+     * reader should have refused it first; that it did not is itself a defect worth reporting.
+     */
+    private static List<BundleError> refused(CompileUnit unit, DrlIndex index, List<GeneratedJava.Problem> problems) {
+        List<BundleError> out = new ArrayList<>();
+        for (GeneratedJava.Problem p : problems) {
+            RuleInfo rule = p.rule().flatMap(name -> index.rules().stream().filter(r -> r.name().equals(name)).findFirst())
+                    .orElse(null);
+            String what = "the Java compiled from " + (rule == null ? unit.label() : "rule \"" + rule.name() + "\"") + " holds "
+                    + p.message() + ", which the rule language never produces: refused (the rule checker should have "
+                    + "named the problem; please report it)";
+            BundleError e = rule == null ? new BundleError(unit.firstFile(), 0, 0, what)
+                    : new BundleError(rule.file(), rule.line(), rule.column(), what);
+            if (!out.contains(e)) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /**

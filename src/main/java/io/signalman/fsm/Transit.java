@@ -1,8 +1,10 @@
 package io.signalman.fsm;
 
 import io.signalman.engine.Collector;
+import io.signalman.rulelang.RuleVocabulary;
 
 /** The FSM pack's {@code decide}: a transition rule names its target, {@code decide.to("done")}. */
+@RuleVocabulary
 public final class Transit implements Collector {
 
     private String target;

@@ -1,6 +1,7 @@
 package io.signalman.handoff;
 
 import io.signalman.engine.Collector;
+import io.signalman.rulelang.RuleVocabulary;
 
 /**
  * The handoff pack's {@code decide} global: what the rules say happens after a turn. Exactly one
@@ -9,6 +10,7 @@ import io.signalman.engine.Collector;
  *
  * <p>Mutable and reused by one session (see {@link Collector}); {@link #read()} copies it.
  */
+@RuleVocabulary
 public final class Step implements Collector {
 
     /** What a rule decided, before the router applies state and limits. */

@@ -1,5 +1,6 @@
 package io.signalman.handoff;
 
+import io.signalman.rulelang.RuleVocabulary;
 import java.util.List;
 import java.util.Objects;
 
@@ -8,6 +9,7 @@ import java.util.Objects;
  * many tools it called, and the agent's behaviour from the crew file ({@code wait_for_signal},
  * {@code is_terminal}), so a condition reads {@code Turn( crew == "exam", agent == "teacher" )}.
  */
+@RuleVocabulary
 public record Turn(String crew, String agent, String response, int toolCalls, boolean waitsForSignal,
                    boolean terminal) {
 

@@ -1,11 +1,14 @@
 package io.signalman.json;
 
+import io.signalman.rulelang.RuleVocabulary;
+
 /**
  * A fact whose conditions read a JSON payload: {@code has("command")}, {@code number("quality")},
  * {@code flag("approved")}, {@code text("command")}, and the payload as a whole:
  * {@code payloadText()}, {@code payloadIsNull()} ({@code ""} is the root pointer too:
  * {@code text("")} is {@code payloadText()}). The reading rules live in {@link Payload}.
  */
+@RuleVocabulary
 public interface ReadsPayload {
 
     Payload payload();

@@ -37,7 +37,8 @@ import org.drools.mvel.parser.ast.expr.PointFreeExpr;
  *
  * <p>Types are followed as far as the facts go: a field of a fact has the field's type, so
  * {@code $m.subtype} is text and {@code $org.managerOf(...)} is checked against OrgChart; values
- * that are not facts (text, numbers, lists) offer only {@link Vocabulary#valueMethods}.
+ * that are not facts (text, numbers, lists, maps) offer only {@link Vocabulary#valueMethods} of
+ * their own type, and a value whose type cannot be told offers nothing (fail closed).
  */
 final class ExpressionCheck {
 
@@ -115,10 +116,10 @@ final class ExpressionCheck {
             return check(h.getRight());
         }
         if (e instanceof HalfPointFreeExpr h) {
-            return operator(h.getOperator().asString()) ? all(h.getRight()) : null;
+            return operator(h.getOperator().asString(), h.getRight()) ? all(h.getRight()) : null;
         }
         if (e instanceof PointFreeExpr p) {
-            if (!operator(p.getOperator().asString())) {
+            if (!operator(p.getOperator().asString(), p.getRight())) {
                 return null;
             }
             Class<?> l = check(p.getLeft());
@@ -150,13 +151,35 @@ final class ExpressionCheck {
         return ok ? VALUE : null;
     }
 
-    private boolean operator(String op) {
+    private boolean operator(String op, List<Expression> right) {
+        if (op.equals("matches")) {
+            return pattern(right);
+        }
         if (OPERATORS.contains(op)) {
             return true;
         }
         refuse("the operator \"" + op + "\" is not part of the rule language; use ==, !=, <, <=, >, >=, in, matches, "
                 + "str[startsWith], str[endsWith], contains, memberOf");
         return false;
+    }
+
+    /**
+     * The right side of {@code matches}: one pattern written as text, which RE2 accepts. Rules
+     * match with RE2/J, in time linear in the text matched, so a pattern cannot stall a worker
+     * however it is written; what RE2 cannot run in linear time (back-references, look-around)
+     * is refused here rather than at the first message.
+     */
+    private boolean pattern(List<Expression> right) {
+        if (right.size() != 1 || !(right.get(0) instanceof StringLiteralExpr text)) {
+            refuse("matches takes one pattern written as text in double quotes (subtype matches \"trade\\..*\")");
+            return false;
+        }
+        String problem = LinearPattern.problem(text.asString());
+        if (problem != null) {
+            refuse("the pattern \"" + text.getValue() + "\" cannot be used: " + problem);
+            return false;
+        }
+        return true;
     }
 
     private Class<?> name(String name) {
@@ -227,9 +250,15 @@ final class ExpressionCheck {
             }
             return m.getReturnType();
         }
+        Class<?> result = Vocabulary.valueMethodType(target, method);
+        if (result != null) {
+            return result;
+        }
         java.util.Set<String> offered = Vocabulary.valueMethods(target);
-        if (offered.contains(method)) {
-            return VALUE;
+        if (offered.isEmpty()) {
+            return refuse("\"" + method + "\" cannot be used here: it is called on " + (target == VALUE ? "a value whose kind "
+                    + "the rule checker cannot tell" : "a " + Vocabulary.describe(target)) + ", which offers nothing to a rule; "
+                    + "compare it instead, or call a fact's test");
         }
         return refuse("\"" + method + "\" cannot be used on a " + Vocabulary.describe(target) + Suggest.didYouMean(method, offered)
                 + (Suggest.nearest(method, offered).isPresent() ? " " : ". ") + "A " + Vocabulary.describe(target) + " offers "

@@ -29,6 +29,13 @@ public final class RuleFile {
     private static final Set<String> ATTRIBUTES = Set.of("salience", "agenda-group", "activation-group", "ruleflow-group",
             "no-loop", "lock-on-active", "enabled", "date-effective", "date-expires", "dialect");
 
+    private static final Set<String> GROUPS = Set.of("agenda-group", "activation-group", "ruleflow-group");
+    private static final Set<String> ANNOTATIONS = Set.of("reason", "name");
+    private static final java.util.regex.Pattern SALIENCE = java.util.regex.Pattern.compile("-?[0-9]{1,9}");
+    private static final java.util.regex.Pattern GROUP = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9 _.:-]{0,99}");
+    private static final java.util.regex.Pattern DATE = java.util.regex.Pattern.compile("[0-9A-Za-z][0-9A-Za-z :.+-]{0,39}");
+    private static final java.util.regex.Pattern PACKAGE = java.util.regex.Pattern.compile("signalman(\\.[a-z][a-z0-9]*)+");
+
     /** Classes whose importers are read without the language: registered by test code only. */
     private static final Set<String> EXEMPT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -57,6 +64,14 @@ public final class RuleFile {
 
     /** Reads one DRL file; {@code vocabulary} null to read without enforcing the language. */
     public static RuleFile read(String text, Vocabulary vocabulary) {
+        // Before any parser: text the compiler would read differently from the checker is refused
+        // whole, so nothing below ever judges a text the compiler sees otherwise.
+        List<Finding> unreadable = SourceText.check(text);
+        if (!unreadable.isEmpty()) {
+            RuleFile f = new RuleFile(text, null);
+            f.syntaxErrors.addAll(unreadable);
+            return f;
+        }
         DrlParser parser = new DrlParser();
         PackageDescr descr;
         try {
@@ -112,6 +127,11 @@ public final class RuleFile {
     }
 
     private void declarations(Vocabulary v) {
+        String pkg = descr.getName() == null ? "" : descr.getName();
+        if (!PACKAGE.matcher(pkg).matches()) {
+            refuse(descr, "the package \"" + pkg + "\" must be signalman.<words> in lower case "
+                    + "(package signalman.broker;): the rules are compiled into that Java package");
+        }
         for (ImportDescr i : descr.getImports()) {
             if (!v.importable().contains(i.getTarget())) {
                 refuse(i, "imports " + i.getTarget() + ", which is not one of this pack's facts; a rule file may import "
@@ -153,6 +173,8 @@ public final class RuleFile {
                 refuse(r, "rule \"" + r.getName() + "\" has named consequences (then[...]); a rule has one consequence");
             }
             r.getAttributes().values().forEach(a -> attribute(a, r));
+            name(r);
+            r.getAnnotations().forEach(a -> annotation(a, r));
         }
         ConditionReader.Read when = ConditionReader.read(r, v, found);
         List<DecideCall> calls = List.of();
@@ -167,15 +189,56 @@ public final class RuleFile {
         return new RuleReading(r, when.patterns(), calls, when.opaque());
     }
 
-    private void attribute(AttributeDescr a, BaseDescr where) {
-        String value = a.getValue() == null ? "" : a.getValue().strip();
-        if (!ATTRIBUTES.contains(a.getName())) {
-            refuse(where, "the attribute " + a.getName() + " is not part of the rule language; rules may say "
+    /**
+     * Every attribute is a plain value of its own kind: Drools copies attribute values into the
+     * Java it compiles (a salience may even be an expression there), so nothing else is read.
+     */
+    private void attribute(AttributeDescr a, BaseDescr rule) {
+        BaseDescr where = a.getLine() > 0 ? a : rule;
+        String of = rule instanceof RuleDescr r ? "rule \"" + r.getName() + "\": " : "";
+        String raw = a.getValue() == null ? "" : a.getValue().strip();
+        String value = unquote(raw);
+        String name = a.getName();
+        if (!ATTRIBUTES.contains(name)) {
+            refuse(where, of + "the attribute " + name + " is not part of the rule language; rules may say "
                     + String.join(", ", new java.util.TreeSet<>(ATTRIBUTES)));
-        } else if (a.getName().equals("dialect") && !unquote(value).equals("java")) {
-            refuse(where, "dialect " + value + " is not part of the rule language; consequences are written as calls of decide");
-        } else if (a.getName().equals("enabled") && !Set.of("true", "false").contains(unquote(value))) {
-            refuse(where, "enabled " + value + " must be true or false, not an expression");
+        } else if (name.equals("salience") && !SALIENCE.matcher(raw).matches()) {
+            refuse(where, of + "salience must be a whole number, not \"" + raw + "\": the firing order is read from the file");
+        } else if (name.equals("dialect") && !value.equals("java")) {
+            refuse(where, of + "dialect " + raw + " is not part of the rule language; consequences are written as calls of decide");
+        } else if (Set.of("enabled", "no-loop", "lock-on-active").contains(name) && !Set.of("", "true", "false").contains(raw)) {
+            refuse(where, of + name + " must be true or false, not " + raw);
+        } else if (GROUPS.contains(name) && !GROUP.matcher(value).matches()) {
+            refuse(where, of + name + " names a group in double quotes, with letters, digits, spaces and . _ : - only, not " + raw);
+        } else if (name.startsWith("date-") && !DATE.matcher(value).matches()) {
+            refuse(where, of + name + " is a date in double quotes (\"01-Jan-2027\"), not " + raw);
+        }
+    }
+
+    /** A rule's name is a sentence; it is also copied into the compiled Java, in text and in a comment. */
+    private void name(RuleDescr r) {
+        String n = r.getName() == null ? "" : r.getName();
+        if (n.isBlank() || n.contains("\"") || n.contains("\\") || n.contains("/*") || n.contains("*/")
+                || n.chars().anyMatch(c -> c < 0x20)) {
+            refuse(r, "a rule's name is a sentence in double quotes; it may not be empty or hold \", \\, /* or */ "
+                    + "(the name is copied into the Java the rules are compiled to)");
+        }
+    }
+
+    /** The annotations the packs read ({@code @reason}, dispatch's {@code @name}), each one plain text. */
+    private void annotation(org.drools.drl.ast.descr.AnnotationDescr a, RuleDescr r) {
+        BaseDescr where = a.getLine() > 0 ? a : r;
+        if (!ANNOTATIONS.contains(a.getName())) {
+            refuse(where, "rule \"" + r.getName() + "\": the annotation @" + a.getName() + " is not part of the rule language; "
+                    + "a rule may carry " + String.join(", ", ANNOTATIONS.stream().map(x -> "@" + x).sorted().toList()));
+            return;
+        }
+        Object single = a.getValueMap().size() == 1 ? a.getValueMap().get(org.drools.drl.ast.descr.AnnotationDescr.VALUE) : null;
+        String raw = single == null ? "" : single.toString().strip();
+        String inner = raw.length() >= 2 && raw.startsWith("\"") && raw.endsWith("\"") ? raw.substring(1, raw.length() - 1) : null;
+        if (inner == null || inner.contains("\"") || inner.contains("\\")) {
+            refuse(where, "rule \"" + r.getName() + "\": @" + a.getName() + " takes one text in double quotes, without \" or \\ "
+                    + "inside (@" + a.getName() + "(\"...\"))");
         }
     }
 

@@ -16,10 +16,13 @@ import java.util.TreeSet;
  * decision API bound to the global {@code decide}. Everything else a rule could reach through
  * Java is outside the rule language.
  *
- * <p>A fact's fields are its record components and bean getters; its tests are its public
- * methods declared in Signalman's own code (never those of {@code Object} or {@code Record}, so
- * {@code getClass()} is never reachable). Values a field returns (text, numbers, lists) offer
- * only the read-only methods of {@link #valueMethods}.
+ * <p>Allowed by type, never by name: a fact's fields are its record components and bean getters,
+ * and its tests are its public methods declared in a type marked {@link RuleVocabulary} (never
+ * those of {@code Object}, {@code Record} or an unmarked interface such as {@code Collector}, so
+ * {@code getClass()} and {@code reset()} are never reachable). A value a field returns (text, a
+ * number, a list, a map) offers only the read-only methods {@link #valueMethods} lists for its
+ * own type, each of which that type really declares; a value whose type the checker cannot
+ * tell offers nothing.
  */
 public final class Vocabulary {
 
@@ -34,32 +37,50 @@ public final class Vocabulary {
     private static final Set<String> LIST_METHODS = new TreeSet<>(Set.of("size", "isEmpty", "contains", "containsAll",
             "get", "indexOf"));
     private static final Set<String> MAP_METHODS = new TreeSet<>(Set.of("size", "isEmpty", "containsKey", "get"));
-    /** Read-only methods of values whose type the reader does not follow (JSON, results of those methods). */
-    private static final Set<String> VALUE_METHODS;
-
-    static {
-        Set<String> all = new TreeSet<>(Set.of("has", "asText", "asInt", "asDouble", "asBoolean", "isNull", "textValue"));
-        all.addAll(TEXT_METHODS);
-        all.addAll(NUMBER_METHODS);
-        all.addAll(LIST_METHODS);
-        all.addAll(MAP_METHODS);
-        VALUE_METHODS = all;
-    }
-
-    /** Declared by every record; never a fact's own test. */
-    private static final Set<String> OBJECT_METHODS = Set.of("equals", "hashCode", "toString");
 
     private final Map<String, Class<?>> facts = new LinkedHashMap<>();
     private final Class<?> decideType;
 
     private Vocabulary(Class<?> decideType, List<Class<?>> facts) {
-        this.decideType = decideType;
-        facts.forEach(f -> this.facts.put(f.getName(), f));
+        this.decideType = marked(decideType);
+        facts.forEach(f -> this.facts.put(f.getName(), marked(f)));
     }
 
-    /** A pack's vocabulary: the class of its {@code decide} global, then its fact classes. */
+    /**
+     * A pack's vocabulary: the class of its {@code decide} global, then its fact classes, each
+     * marked {@link RuleVocabulary}; an unmarked one is refused here, when the pack is made.
+     */
     public static Vocabulary of(Class<?> decideType, Class<?>... facts) {
         return new Vocabulary(decideType, List.of(facts));
+    }
+
+    private static Class<?> marked(Class<?> type) {
+        if (!type.isAnnotationPresent(RuleVocabulary.class)) {
+            throw new IllegalArgumentException(type.getName() + " is not marked @RuleVocabulary: rules could call nothing "
+                    + "on it; mark it, and review which of its public methods that publishes");
+        }
+        return type;
+    }
+
+    /** Every class whose code a rule of this pack may reach: its facts, the decision API, and their marked supertypes. */
+    public Set<Class<?>> classes() {
+        Set<Class<?>> out = new java.util.LinkedHashSet<>();
+        java.util.Deque<Class<?>> todo = new java.util.ArrayDeque<>(facts.values());
+        todo.add(decideType);
+        while (!todo.isEmpty()) {
+            Class<?> c = todo.pop();
+            if (c.getName().startsWith("io.signalman.") && out.add(c)) {
+                if (c.getSuperclass() != null) {
+                    todo.add(c.getSuperclass());
+                }
+                todo.addAll(List.of(c.getInterfaces()));
+                for (Method m : published(c)) {
+                    todo.add(m.getReturnType());
+                    todo.addAll(List.of(m.getParameterTypes()));
+                }
+            }
+        }
+        return out;
     }
 
     public Class<?> decideType() {
@@ -128,22 +149,53 @@ public final class Vocabulary {
     public Map<String, Method> decisions() {
         Map<String, Method> out = new TreeMap<>();
         for (Method m : published(decideType)) {
-            if (!m.getName().equals("reset") && (!out.containsKey(m.getName()) || m.isVarArgs())) {
+            if (!out.containsKey(m.getName()) || m.isVarArgs()) {
                 out.put(m.getName(), m); // of overloads, the one taking texts reads best
             }
         }
         return out;
     }
 
-    /** The read-only methods a value that is not a fact offers (text, numbers, lists, maps). */
+    /**
+     * The read-only methods a value that is not a fact offers, by its type: text, numbers, lists
+     * and maps; of those, only the ones {@code type} itself has. Empty for any other type
+     * (a value the checker cannot classify offers nothing).
+     */
     static Set<String> valueMethods(Class<?> type) {
-        String kind = describe(type);
-        return switch (kind) {
-            case "text" -> TEXT_METHODS;
-            case "number" -> NUMBER_METHODS;
-            case "list" -> LIST_METHODS;
-            default -> java.util.Map.class.isAssignableFrom(type) ? MAP_METHODS : VALUE_METHODS;
-        };
+        Set<String> listed;
+        if (type == String.class) {
+            listed = TEXT_METHODS;
+        } else if (type != null && !type.isPrimitive() && Number.class.isAssignableFrom(type)) {
+            listed = NUMBER_METHODS;
+        } else if (type != null && java.util.List.class.isAssignableFrom(type)) {
+            listed = LIST_METHODS;
+        } else if (type != null && java.util.Map.class.isAssignableFrom(type)) {
+            listed = MAP_METHODS;
+        } else {
+            return Set.of();
+        }
+        Set<String> out = new TreeSet<>();
+        for (Method m : type.getMethods()) {
+            if (listed.contains(m.getName()) && !Modifier.isStatic(m.getModifiers())) {
+                out.add(m.getName());
+            }
+        }
+        return out;
+    }
+
+    /** The type {@code method} returns when called on a value of {@code type}, or null when it has none of that name. */
+    static Class<?> valueMethodType(Class<?> type, String method) {
+        if (!valueMethods(type).contains(method)) {
+            return null;
+        }
+        Class<?> result = null;
+        for (Method m : type.getMethods()) {
+            if (m.getName().equals(method) && !Modifier.isStatic(m.getModifiers())) {
+                Class<?> r = m.getReturnType();
+                result = result == null || result == r ? r : Object.class; // overloads that disagree: a value
+            }
+        }
+        return result;
     }
 
     /** Every form of one decision method (a decision may take one value or two). */
@@ -163,13 +215,41 @@ public final class Vocabulary {
         return null;
     }
 
-    /** Public instance methods declared in Signalman's own classes and interfaces, but equals, hashCode, toString. */
+    /**
+     * Public instance methods declared in a type marked {@link RuleVocabulary}, except those that
+     * override a method of an unmarked supertype (equals, hashCode, toString, Collector.reset).
+     */
     private static List<Method> published(Class<?> type) {
         return java.util.Arrays.stream(type.getMethods())
                 .filter(m -> !Modifier.isStatic(m.getModifiers()) && !m.isSynthetic() && !m.isBridge())
-                .filter(m -> !OBJECT_METHODS.contains(m.getName()))
-                .filter(m -> m.getDeclaringClass().getName().startsWith("io.signalman."))
+                .filter(m -> m.getDeclaringClass().isAnnotationPresent(RuleVocabulary.class))
+                .filter(m -> !overridesUnmarked(type, m))
                 .toList();
+    }
+
+    private static boolean overridesUnmarked(Class<?> type, Method m) {
+        java.util.Deque<Class<?>> todo = new java.util.ArrayDeque<>(List.of(Object.class));
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            todo.add(c);
+            todo.addAll(List.of(c.getInterfaces()));
+        }
+        Set<Class<?>> seen = new java.util.HashSet<>();
+        while (!todo.isEmpty()) {
+            Class<?> c = todo.pop();
+            if (!seen.add(c)) {
+                continue;
+            }
+            todo.addAll(List.of(c.getInterfaces()));
+            if (!c.isAnnotationPresent(RuleVocabulary.class)) {
+                try {
+                    c.getDeclaredMethod(m.getName(), m.getParameterTypes());
+                    return true;
+                } catch (NoSuchMethodException e) {
+                    // not declared there
+                }
+            }
+        }
+        return false;
     }
 
     /** How an analyst reads a Java type: text, number, yes/no, list. */

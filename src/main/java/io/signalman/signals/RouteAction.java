@@ -1,12 +1,14 @@
 package io.signalman.signals;
 
 import io.signalman.engine.Collector;
+import io.signalman.rulelang.RuleVocabulary;
 import java.util.Set;
 
 /**
  * The signals pack's {@code decide}: {@code decide.action("graceful_stop")},
  * {@code decide.action("transition", "command-mode")}, {@code decide.action("custom", "escalate")}.
  */
+@RuleVocabulary
 public final class RouteAction implements Collector {
 
     /** The action a route chose: its type, and its value when the type has one. */

@@ -1,0 +1,124 @@
+package io.signalman.engine;
+
+import io.signalman.rulelang.Vocabulary;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The parent of the class loader Drools defines a pack's generated rule classes in: the third
+ * line behind the rule checker and the generated-Java check. Compiled rule code can link only to
+ * what a rule may use: the pack's vocabulary, a few {@code java.lang} and {@code java.util}
+ * basics, dates and numbers, RE2/J, and the parts of Drools' runtime that generated code calls.
+ * Anything else ({@code java.nio.file}, {@code java.lang.reflect}, {@code System},
+ * {@code Runtime}, {@code Thread}, the rest of Signalman) is not found: the Java compiler cannot
+ * resolve it (it reads class files through this loader) and, were it compiled elsewhere, it
+ * would fail to link instead of running.
+ *
+ * <p>NOTE: an allow-list of names, not of packages, where a package holds something a rule must
+ * never reach ({@code java.lang} has {@code Runtime}; {@code java.util} has {@code Scanner} and
+ * {@code ServiceLoader}). Drools' build also asks this loader for speculative names while it
+ * resolves identifiers ({@code java.lang.$m}); those are simply not found, as on any loader.
+ */
+final class RuleClassLoader extends ClassLoader {
+
+    /** Classes of java.lang that generated code and the JVM's linking of it need. */
+    private static final Set<String> JAVA_LANG = Set.of("Object", "String", "CharSequence", "Comparable", "Iterable",
+            "Number", "Integer", "Long", "Double", "Float", "Short", "Byte", "Boolean", "Character", "Enum", "Record",
+            "Throwable", "Exception", "RuntimeException", "Error", "IllegalArgumentException", "IllegalStateException",
+            "NullPointerException", "ClassCastException", "UnsupportedOperationException", "ArithmeticException",
+            "IndexOutOfBoundsException", "Override", "Deprecated", "FunctionalInterface", "SuppressWarnings",
+            "StringBuilder", "Void", "Cloneable", "AutoCloseable");
+
+    /** Classes of java.util a rule's values and Drools' generated code use; no I/O, services or threads. */
+    private static final Set<String> JAVA_UTIL = Set.of("List", "ArrayList", "LinkedList", "Arrays", "Collections",
+            "Collection", "Map", "HashMap", "LinkedHashMap", "TreeMap", "Set", "HashSet", "LinkedHashSet", "TreeSet",
+            "Iterator", "ListIterator", "Optional", "Objects", "Locale", "Date", "Calendar", "GregorianCalendar",
+            "Comparator", "AbstractList", "AbstractCollection", "RandomAccess", "NoSuchElementException");
+
+    /** Prefixes whose every class a rule's code may use: numbers, dates, RE2/J, Drools' model runtime. */
+    private static final List<String> PREFIXES = List.of("java.util.function.", "java.math.", "java.time.",
+            "com.google.re2j.", "org.drools.model.", "org.drools.modelcompiler.dsl.", "org.drools.modelcompiler.util.",
+            "org.drools.core.base.accumulators.", "org.kie.api.definition.");
+
+    /** Single classes of Drools the build or generated code asks for by name. */
+    private static final Set<String> DROOLS = Set.of("org.drools.modelcompiler.CanonicalKieModuleModel",
+            "org.drools.util.DateUtils", "org.drools.compiler.kie.builder.MaterializedLambda",
+            "org.drools.ecj.EclipseJavaCompiler", "org.kie.api.builder.ReleaseId");
+
+    /** The JDK's packages whose class files the Java compiler may not read (so it cannot compile a call into them). */
+    private static final List<String> UNREADABLE = List.of("java/io/File", "java/io/Random", "java/io/Print",
+            "java/nio/", "java/net/", "java/lang/reflect/", "java/lang/System.", "java/lang/Runtime.",
+            "java/lang/Process", "java/lang/Thread", "java/lang/ClassLoader.", "java/lang/Module", "java/lang/StackWalker",
+            "java/lang/SecurityManager", "java/lang/instrument/", "java/lang/management/", "java/util/concurrent/",
+            "java/util/ServiceLoader", "java/util/Scanner", "java/util/zip/", "java/util/jar/", "java/util/logging/",
+            "java/util/prefs/", "javax/", "jdk/", "sun/", "com/sun/");
+
+    private final Set<String> vocabulary;
+    /** The DRL packages of the unit: its generated classes live there and below. */
+    private final List<String> generated;
+
+    RuleClassLoader(ClassLoader platform, Vocabulary vocabulary, Set<String> drlPackages) {
+        super(platform);
+        this.vocabulary = vocabulary.classes().stream().map(Class::getName).collect(Collectors.toUnmodifiableSet());
+        this.generated = drlPackages.stream().filter(p -> !p.isEmpty()).map(p -> p + ".").toList();
+    }
+
+    /** Whether compiled rule code may link to the class named {@code name}. */
+    boolean allows(String name) {
+        if (name.startsWith("java.lang.") && name.indexOf('.', 10) < 0) {
+            return JAVA_LANG.contains(name.substring(10));
+        }
+        if (name.startsWith("java.util.") && name.indexOf('.', 10) < 0) {
+            return JAVA_UTIL.contains(name.substring(10));
+        }
+        if (vocabulary.contains(name) || DROOLS.contains(name) || generated.stream().anyMatch(name::startsWith)) {
+            return true;
+        }
+        return PREFIXES.stream().anyMatch(name::startsWith);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (!allows(name)) {
+            throw new ClassNotFoundException(name + " is outside the rule language");
+        }
+        return super.loadClass(name, resolve);
+    }
+
+    @Override
+    public URL getResource(String name) {
+        return readable(name) ? super.getResource(name) : null;
+    }
+
+    @Override
+    public InputStream getResourceAsStream(String name) {
+        return readable(name) ? super.getResourceAsStream(name) : null;
+    }
+
+    @Override
+    public Enumeration<URL> getResources(String name) throws IOException {
+        return readable(name) ? super.getResources(name) : Collections.emptyEnumeration();
+    }
+
+    /**
+     * Class files the compiler may read: the JDK's but the dangerous packages (it needs many to
+     * type-check, such as {@code java/io/Serializable}), Signalman's only for the vocabulary.
+     * Other resources (Drools' configuration) are read as usual.
+     */
+    private boolean readable(String resource) {
+        if (!resource.endsWith(".class")) {
+            return true;
+        }
+        if (UNREADABLE.stream().anyMatch(resource::startsWith)) {
+            return false;
+        }
+        String name = resource.substring(0, resource.length() - 6).replace('/', '.');
+        return !name.startsWith("io.signalman.") || vocabulary.contains(name);
+    }
+}
