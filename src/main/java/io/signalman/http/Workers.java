@@ -26,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * its place and capacity shrinks until it ends, which {@code /ready} and {@code /health} report.
  *
  * <p>The queue is unbounded on purpose: admission ({@link InFlight}) bounds what waits in it.
+ *
+ * <p>NOTE(size): over the ~200-line guide: the threads, their tasks and the supervisor share the
+ * state that decides who was first (a task finishing or its thread being given up on); split
+ * into files, that state would have to be opened up to them all.
  */
 final class Workers implements AutoCloseable {
 
@@ -137,7 +141,12 @@ final class Workers implements AutoCloseable {
     private void supervise() {
         while (!closed) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(CHECK_MS));
-            replaceStuck();
+            try {
+                replaceStuck();
+            } catch (RuntimeException e) {
+                // The supervisor must outlive any one failure, or no stuck thread is replaced again.
+                LOG.error("{}: replacing stuck threads failed", name, e);
+            }
         }
     }
 
