@@ -138,9 +138,15 @@ public final class CompiledPack {
             pool.discard(session);
             throw e;
         }
+        // A result that comes too late is thrown away before anyone can commit it, and so is its
+        // session. NOTE: the session is sound (the evaluation ended), but its thread may have been
+        // given up on and replaced meanwhile; given back, late sessions would grow the pool past
+        // the threads that evaluate on time, and keep whatever a held rule left in them.
+        if (Deadline.passed()) {
+            pool.discard(session);
+            throw new DeadlineExceededException();
+        }
         pool.giveBack(session);
-        // A result that comes too late is thrown away before anyone can commit it.
-        Deadline.check();
         RuleInfo decidedBy = null;
         for (RuleInfo r : fired) {
             fireCounts[r.index()].increment();
@@ -149,6 +155,11 @@ public final class CompiledPack {
             }
         }
         return new Evaluation<>(outcome, fired, decidedBy, considered, explainer);
+    }
+
+    /** Sessions waiting in the pool for the next evaluation. */
+    int idleSessions() {
+        return pool.idle();
     }
 
     /** The conditions of every rule by name, parsed once per compiled pack. */

@@ -1,9 +1,6 @@
 package io.signalman.engine;
 
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The deadline of the request a worker thread is serving, so that the engine can stop an
@@ -16,12 +13,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Deadline {
 
-    /** How long past its deadline a thread must still be working to count as stuck. */
+    /**
+     * How long past its deadline a thread must still be working to count as stuck: held by a rule
+     * that does not stop (the watchdog's halt acts between firings, not inside a condition or a
+     * consequence). A halted evaluation unwinds in far less; the server then gives the thread up
+     * and starts another in its place (see {@code http.Workers}).
+     */
     public static final long STUCK_AFTER_MS = 1000;
 
     private static final ThreadLocal<Long> AT = new ThreadLocal<>();
-    /** The deadline of every thread inside {@link #within}, one array per call (identity matters). */
-    private static final Set<long[]> WORKING = ConcurrentHashMap.newKeySet();
 
     private Deadline() {
     }
@@ -30,13 +30,10 @@ public final class Deadline {
     public static <T> T within(long deadlineNanos, Callable<T> work) throws Exception {
         Long outer = AT.get();
         AT.set(deadlineNanos);
-        long[] working = {deadlineNanos};
-        WORKING.add(working);
         try {
             check();
             return work.call();
         } finally {
-            WORKING.remove(working);
             if (outer == null) {
                 AT.remove();
             } else {
@@ -45,36 +42,25 @@ public final class Deadline {
         }
     }
 
-    /**
-     * Threads still working for a request {@link #STUCK_AFTER_MS} past its deadline: held by a
-     * rule that does not stop (the watchdog's halt acts between firings, not inside a condition
-     * or a consequence; the rule language refuses loops and blocking calls, and this is the
-     * backstop). {@code /ready} turns 503 while any is, so an orchestrator restarts the server.
-     */
-    public static int stuckWorkers() {
-        long now = System.nanoTime();
-        long after = TimeUnit.MILLISECONDS.toNanos(STUCK_AFTER_MS);
-        int n = 0;
-        for (long[] at : WORKING) {
-            n += now - at[0] > after ? 1 : 0;
-        }
-        return n;
-    }
-
     /** The current thread's deadline in nanoTime, or null when it has none. */
     static Long current() {
         return AT.get();
     }
 
     /**
-     * Throws when the current thread's deadline has passed. Called before and after every
-     * evaluation, so a late evaluation is never committed: a stateful pack's compare-and-set
+     * Throws when the current thread's deadline has passed. Checked before and after every
+     * evaluation (after it with {@link #passed}), so a late evaluation is never committed: a stateful pack's compare-and-set
      * comes after it, and the client has already been told 503.
      */
     public static void check() {
-        Long at = AT.get();
-        if (at != null && System.nanoTime() - at > 0) {
+        if (passed()) {
             throw new DeadlineExceededException();
         }
+    }
+
+    /** True when the current thread has a deadline and it has passed. */
+    static boolean passed() {
+        Long at = AT.get();
+        return at != null && System.nanoTime() - at > 0;
     }
 }

@@ -8,7 +8,8 @@ import java.util.function.Supplier;
  *
  * <p>The pool grows to the number of threads that evaluate at once (the worker pool) and no
  * further. A session is retired after {@link #MAX_USES} evaluations, which bounds the per-cycle
- * leak of long-lived Drools sessions; a session that threw is never reused.
+ * leak of long-lived Drools sessions; a session that threw, or that ended past its request's
+ * deadline, is never reused.
  */
 final class SessionPool {
 
@@ -32,6 +33,11 @@ final class SessionPool {
         } else {
             idle.offer(s);
         }
+    }
+
+    /** Sessions waiting to be borrowed (a walk of the queue: for tests, not for the decision path). */
+    int idle() {
+        return idle.size();
     }
 
     void discard(PackSession s) {

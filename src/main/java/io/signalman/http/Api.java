@@ -14,8 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
 /**
- * What API modules share: the decision service, the worker pool, the configuration, and the
- * few ways a request is handled (a body limit, work off the event loop, JSON in and out).
+ * What API modules share: the decision service, the guard and its threads, the configuration,
+ * and the few ways a request is handled (a body limit, work off the event loop, JSON in and out).
  *
  * <p>NOTE(size): over the ~200-line guide on purpose: every way a request reaches work (HTTP or
  * event bus; guarded, admin-gated or not) goes through here, so the guard, the admin check and
@@ -25,22 +25,23 @@ public final class Api {
 
     private final Vertx vertx;
     private final Decisions decisions;
-    private final WorkerExecutor workers;
+    /** For admin work that may rightly run for seconds (a reload), outside the guard. */
+    private final WorkerExecutor unguarded;
     private final ServerConfig config;
     private final BodyHandler body;
     private final Guard guard;
     /** True on the public listener while a separate admin listener serves the admin endpoints. */
     private final boolean adminElsewhere;
 
-    Api(Vertx vertx, Decisions decisions, WorkerExecutor workers, ServerConfig config, Guard guard) {
-        this(vertx, decisions, workers, config, guard, config.adminListener() != null);
+    Api(Vertx vertx, Decisions decisions, WorkerExecutor unguarded, ServerConfig config, Guard guard) {
+        this(vertx, decisions, unguarded, config, guard, config.adminListener() != null);
     }
 
-    private Api(Vertx vertx, Decisions decisions, WorkerExecutor workers, ServerConfig config, Guard guard,
+    private Api(Vertx vertx, Decisions decisions, WorkerExecutor unguarded, ServerConfig config, Guard guard,
                 boolean adminElsewhere) {
         this.vertx = vertx;
         this.decisions = decisions;
-        this.workers = workers;
+        this.unguarded = unguarded;
         this.config = config;
         this.guard = guard;
         this.adminElsewhere = adminElsewhere;
@@ -49,7 +50,7 @@ public final class Api {
 
     /** The same, for the routes of the admin listener, where the admin endpoints are served. */
     Api onAdminListener() {
-        return new Api(vertx, decisions, workers, config, guard, false);
+        return new Api(vertx, decisions, unguarded, config, guard, false);
     }
 
     public Vertx vertx() {
@@ -82,12 +83,15 @@ public final class Api {
     /** The header a client names a request with, so that a retry is answered, not redone (SPEC 8). */
     static final String IDEMPOTENCY_KEY = "idempotency-key";
 
-    /** Runs {@code work} on the worker pool and answers with its JSON, or with the mapped error. */
+    /** Set on a request that passed {@link #admin}: its work runs on the operators' threads. */
+    private static final String ADMIN = "signalman.admin";
+
+    /** Runs {@code work} on a worker thread and answers with its JSON, or with the mapped error. */
     public void blocking(RoutingContext ctx, int status, Callable<byte[]> work) {
         respond(ctx, () -> new Reply(status, work.call()));
     }
 
-    /** Runs {@code work} on the worker pool and answers with its reply, or with the mapped error. */
+    /** Runs {@code work} on a worker thread and answers with its reply, or with the mapped error. */
     public void respond(RoutingContext ctx, Callable<Reply> work) {
         respond(ctx, false, work);
     }
@@ -95,16 +99,19 @@ public final class Api {
     /**
      * Like {@link #respond(RoutingContext, Callable)}, under the server's {@link Guard}: admitted
      * or 503, a deadline, and once per {@code Idempotency-Key} header (or, with {@code bodyId},
-     * per the body's top-level {@code "id"}: a broker or dispatch message id).
+     * per the body's top-level {@code "id"}: a broker or dispatch message id). A request that
+     * passed {@link #admin} runs as admin work ({@link Guard#runAdmin}): set apart from clients'
+     * requests, so no module has to remember to.
      */
     public void respond(RoutingContext ctx, boolean bodyId, Callable<Reply> work) {
         String header = ctx.request().method() == io.vertx.core.http.HttpMethod.GET ? null
                 : ctx.request().getHeader(IDEMPOTENCY_KEY);
         String scope = ctx.request().method() + " " + ctx.request().path();
-        guard.run(vertx, workers, () -> {
+        Guard.KeySource keys = () -> {
             byte[] in = bodyBytes(ctx);
             return Idempotency.key(scope, header != null || !bodyId ? header : Idempotency.bodyId(in), in);
-        }, work, new Guard.Answer() {
+        };
+        Guard.Answer answer = new Guard.Answer() {
             @Override
             public void reply(Reply r) {
                 if (r.replayed()) {
@@ -117,7 +124,12 @@ public final class Api {
             public void fail(ApiError e) {
                 Responses.error(ctx, e);
             }
-        });
+        };
+        if (Boolean.TRUE.equals(ctx.get(ADMIN))) {
+            guard.runAdmin(vertx, keys, work, answer);
+        } else {
+            guard.run(vertx, keys, work, answer);
+        }
     }
 
     /**
@@ -125,7 +137,7 @@ public final class Api {
      * for seconds) and must not be refused when the server is busy serving decisions.
      */
     void respondUnguarded(RoutingContext ctx, Callable<Reply> work) {
-        workers.executeBlocking(work, false)
+        unguarded.executeBlocking(work, false)
                 .onSuccess(r -> Responses.json(ctx, r.status(), r.body()))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
     }
@@ -202,6 +214,7 @@ public final class Api {
                     ? "this server has no admin token configured (--admin-token)" : "the admin token is wrong"));
             return false;
         }
+        ctx.put(ADMIN, Boolean.TRUE);
         return true;
     }
 
@@ -278,7 +291,7 @@ public final class Api {
             }
             boolean explain = "true".equals(message.headers().get("explain"));
             String header = message.headers().get(IDEMPOTENCY_KEY);
-            guard.run(vertx, workers, () -> Idempotency.key("bus " + address, header != null || !bodyId ? header
+            guard.run(vertx, () -> Idempotency.key("bus " + address, header != null || !bodyId ? header
                     : Idempotency.bodyId(in), in), () -> work.apply(in, explain), new Guard.Answer() {
                         @Override
                         public void reply(Reply r) {

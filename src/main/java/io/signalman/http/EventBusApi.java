@@ -23,7 +23,8 @@ public final class EventBusApi extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        workers = vertx.createSharedWorkerExecutor(HttpApi.WORKER_POOL, config.workers());
+        // The bus has no reload address; the Api wants the pool all the same, and shares HTTP's by name.
+        workers = vertx.createSharedWorkerExecutor(HttpApi.RELOAD_POOL, 1);
         Api api = new Api(vertx, decisions, workers, config, guard);
         ApiModules.ALL.forEach(m -> m.addresses(api));
         return Future.succeededFuture();

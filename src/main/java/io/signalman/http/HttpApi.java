@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.cluster.ClusterView;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.signalman.engine.Deadline;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.vertx.core.Future;
@@ -20,15 +19,20 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The HTTP API (SPEC 5): health, readiness, the rules, and each pack's routes from
  * {@link ApiModules}. Handlers run on the event loop and only route: parsing, rule evaluation and
- * logging run on the {@code signalman-decide} worker pool. A body handler sits on the routes that
+ * logging run on the guard's {@code signalman-decide} threads, operators' requests on its
+ * {@code signalman-operator} threads, so that they never wait behind rules, and a reload on a
+ * thread of its own (see {@link Guard}). A body handler sits on the routes that
  * read a body only, so an unknown path stays a 404. The admin endpoints are served on the public
  * port, or, when {@link ServerConfig#adminListener()} is set, on that listener only.
  */
 public final class HttpApi extends VerticleBase {
 
     private static final Buffer OPENAPI = openapiDocument();
-    /** The worker pool every decision runs on, shared by HTTP and the event bus. */
-    static final String WORKER_POOL = "signalman-decide";
+    /**
+     * The Vert.x pool reloads run on: outside the guard (a reload may take seconds), one thread,
+     * as reloads take turns anyway. Shared by name with the event bus verticle.
+     */
+    static final String RELOAD_POOL = "signalman-reload";
 
     /** Netty's defaults, named: a longer request line is 414, larger headers are 431. */
     static final int MAX_INITIAL_LINE = HttpServerOptions.DEFAULT_MAX_INITIAL_LINE_LENGTH;
@@ -39,7 +43,7 @@ public final class HttpApi extends VerticleBase {
     private final Guard guard;
     private HttpServer server;
     private HttpServer adminServer;
-    private WorkerExecutor workers;
+    private WorkerExecutor reloads;
     private Router router;
 
     private final ClusterView cluster;
@@ -57,7 +61,7 @@ public final class HttpApi extends VerticleBase {
         this.config = config;
         this.guard = guard;
         this.cluster = cluster;
-        this.readiness = baseReadiness(decisions);
+        this.readiness = baseReadiness(decisions, guard.decisionWorkers());
     }
 
     /** Serves the analysts' workbench too: on the admin listener when there is one, else here. */
@@ -68,7 +72,7 @@ public final class HttpApi extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        workers = vertx.createSharedWorkerExecutor(WORKER_POOL, config.workers());
+        reloads = vertx.createSharedWorkerExecutor(RELOAD_POOL, 1);
         Router router = Router.router(vertx);
         router.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
         router.get("/health").handler(this::health);
@@ -77,7 +81,7 @@ public final class HttpApi extends VerticleBase {
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
         router.get("/v1/cluster").handler(this::cluster);
-        Api api = new Api(vertx, decisions, workers, config, guard);
+        Api api = new Api(vertx, decisions, reloads, config, guard);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         // With an admin listener, the public router keeps the admin routes, whose gate answers 404.
         adminRoutes(router, api);
@@ -191,11 +195,29 @@ public final class HttpApi extends VerticleBase {
         Future<Void> admin = adminServer == null ? Future.succeededFuture()
                 : adminServer.shutdown(10, java.util.concurrent.TimeUnit.SECONDS);
         return Future.join(server.shutdown(10, java.util.concurrent.TimeUnit.SECONDS), admin)
-                .eventually(() -> workers.close());
+                .eventually(() -> reloads.close());
     }
 
+    /**
+     * Liveness, with the decision threads' state. 503 {@code stalled} only when every decision
+     * thread is held by rules past their deadline and none may be replaced: the process then
+     * decides nothing until those rules end, which may be never, so an orchestrator should
+     * restart it. Fewer stuck threads leave it live (they were replaced, or capacity is only
+     * reduced, which {@code /ready} reports). Event loop: a few counts, no worker.
+     */
     private void health(RoutingContext ctx) {
-        Responses.json(ctx, 200, Json.object().put("status", "live"));
+        Workers w = guard.decisionWorkers();
+        ObjectNode counts = Json.object().put("workers", w.size()).put("stuck_workers", w.stuck())
+                .put("abandoned_workers", w.abandoned()).put("max_abandoned_workers", w.maxAbandoned());
+        if (w.stalled()) {
+            Responses.error(ctx, new ApiError(503, "stalled", "every decision worker is held by rules past their deadline, "
+                    + "and the bound of " + w.maxAbandoned() + " abandoned workers is reached: nothing is decided until "
+                    + "those rules end; restart the server", counts));
+            return;
+        }
+        ObjectNode live = Json.object().put("status", "live");
+        live.setAll(counts);
+        Responses.json(ctx, 200, live);
     }
 
     /** The contract (SPEC 5), read once from the jar: src/main/resources/openapi.yaml. */
@@ -204,7 +226,7 @@ public final class HttpApi extends VerticleBase {
     }
 
     private void metrics(RoutingContext ctx) {
-        workers.executeBlocking(decisions.metrics()::scrape, false)
+        guard.operate(vertx, decisions.metrics()::scrape)
                 .onSuccess(text -> ctx.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(text))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
     }
@@ -231,14 +253,20 @@ public final class HttpApi extends VerticleBase {
         return readiness;
     }
 
-    private static Readiness baseReadiness(Decisions decisions) {
+    /**
+     * NOTE: a stuck decision thread alone does not make the server unready: it is replaced and
+     * decisions go on at full capacity, and a 503 for it would let a handful of hostile messages
+     * take every node of a deployment out of rotation. Only a stuck thread that could not be
+     * replaced (the bound of abandoned threads is reached) costs capacity, and that is reported.
+     */
+    private static Readiness baseReadiness(Decisions decisions, Workers workers) {
         return new Readiness()
                 .add("rules_loaded", () -> decisions.engine().current().isPresent() ? null : "no rule bundle is loaded yet")
-                // A worker held by a rule that never returns is lost until restart: let the orchestrator restart us.
-                .add("no_stuck_workers", () -> {
-                    int stuck = Deadline.stuckWorkers();
-                    return stuck == 0 ? null : stuck + " worker thread(s) are stuck in rules that did not stop at their "
-                            + "deadline; restart the server (signalman_stuck_workers counts them)";
+                .add("decision_workers", () -> {
+                    int lost = workers.lost();
+                    return lost == 0 ? null : lost + " of " + workers.size() + " decision workers are held by rules past "
+                            + "their deadline and cannot be replaced (" + workers.abandoned() + " abandoned already, at most "
+                            + workers.maxAbandoned() + "); decisions run with less capacity until those rules end";
                 })
                 .add("decision_log_writable", () -> {
                     java.io.IOException e = decisions.log().failure();
@@ -294,7 +322,7 @@ public final class HttpApi extends VerticleBase {
     }
 
     private void rules(RoutingContext ctx) {
-        workers.executeBlocking(() -> Json.bytes(RulesView.of(decisions.engine())), false)
+        guard.operate(vertx, () -> Json.bytes(RulesView.of(decisions.engine())))
                 .onSuccess(json -> Responses.json(ctx, 200, json))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
     }

@@ -3,6 +3,7 @@ package io.signalman.http;
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The server's admitted requests, HTTP and event bus together (SPEC 8: bounded in-flight work),
@@ -19,7 +20,10 @@ import com.netflix.concurrency.limits.limiter.SimpleLimiter;
  */
 final class InFlight {
 
-    /** An admitted request's slot: release it exactly once, saying how it ended. */
+    /**
+     * An admitted request's slot, released by the first of its calls (the work's end, or its
+     * thread's abandonment; see {@link Guard}); later calls do nothing.
+     */
     interface Slot {
         /** Answered by the work: its time from admission counts toward the limit. */
         void done();
@@ -49,26 +53,48 @@ final class InFlight {
                 .build();
     }
 
+    /** The slot of work not admitted here (an admin request): there is nothing to release. */
+    static final Slot UNCOUNTED = new Slot() {
+        @Override
+        public void done() {
+        }
+
+        @Override
+        public void dropped() {
+        }
+
+        @Override
+        public void ignored() {
+        }
+    };
+
     /** The request's slot, or null when it is refused. */
     Slot tryAcquire() {
         Limiter.Listener l = limiter.acquire(null).orElse(null);
         if (l == null) {
             return null;
         }
+        AtomicBoolean released = new AtomicBoolean();
         return new Slot() {
             @Override
             public void done() {
-                l.onSuccess();
+                if (released.compareAndSet(false, true)) {
+                    l.onSuccess();
+                }
             }
 
             @Override
             public void dropped() {
-                l.onDropped();
+                if (released.compareAndSet(false, true)) {
+                    l.onDropped();
+                }
             }
 
             @Override
             public void ignored() {
-                l.onIgnore();
+                if (released.compareAndSet(false, true)) {
+                    l.onIgnore();
+                }
             }
         };
     }

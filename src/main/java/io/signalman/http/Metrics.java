@@ -86,13 +86,6 @@ public final class Metrics {
         return r;
     }
 
-    /** Workers held by rules that did not stop at their deadline (see {@code Deadline#stuckWorkers}). */
-    private void stuckWorkers() {
-        io.micrometer.core.instrument.Gauge.builder("signalman.stuck.workers", io.signalman.engine.Deadline::stuckWorkers)
-                .description("worker threads held by an evaluation halted at its deadline that has not ended; /ready is 503 while any")
-                .strongReference(true).register(registry);
-    }
-
     public Metrics(Engine engine) {
         this();
         count(engine);
@@ -100,7 +93,6 @@ public final class Metrics {
 
     /** Metrics whose reload counters are registered later, by {@link #count(Engine)}. */
     public Metrics() {
-        stuckWorkers();
     }
 
     /** Registers the engine's load and refusal counters (once per engine). */

@@ -110,6 +110,7 @@ public final class Server implements AutoCloseable {
         LocalState local = null;
         LocalAnswers answers = null;
         ClusterState clusterState = null;
+        Guard guard = null;
         try {
             log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
@@ -139,8 +140,15 @@ public final class Server implements AutoCloseable {
             Decisions decisions = new Decisions(engine, log, stores, metrics);
             metrics.jvm();
             metrics.decisionLog(log);
-            Warmup.run(decisions, config);
-            Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
+            guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
+            Warmup.run(decisions, config, guard);
+            Workers deciding = guard.decisionWorkers();
+            metrics.gauge("signalman.stuck.workers", "decision threads held by rules past their deadline (abandoned ones "
+                    + "included); replaced while the bound allows, /health is 503 once none is left", deciding::stuck);
+            metrics.gauge("signalman.abandoned.workers", "decision threads given up on, still running a rule that did not "
+                    + "stop; a new thread took each one's place", deciding::abandoned);
+            metrics.gauge("signalman.abandoned.workers.max", "the most decision threads that may be abandoned at once",
+                    deciding::maxAbandoned);
             metrics.gauge("signalman.admission.limit", "requests admitted at once now (adaptive, by measured latency)",
                     guard::admissionLimit);
             metrics.gauge("signalman.in.flight", "requests admitted and not yet answered", guard::inFlight);
@@ -159,7 +167,7 @@ public final class Server implements AutoCloseable {
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
-            prestartWorkers(vertx, config.workers());
+            prestartReloads(vertx);
             view.serve(vertx, http::status);
             LOG.info("serving on http://{}:{} ({}); decision log {}", config.host(), http.port(), config, log.currentFile());
             if (config.adminListener() != null) {
@@ -176,6 +184,9 @@ public final class Server implements AutoCloseable {
         } catch (BundleException | RuntimeException e) {
             metrics.close();
             vertx.close().await();
+            if (guard != null) {
+                guard.close();
+            }
             if (log != null) {
                 log.close();
             }
@@ -193,21 +204,14 @@ public final class Server implements AutoCloseable {
     }
 
     /**
-     * Starts every worker thread now, from this thread. A pool creates its threads on first use,
-     * on the thread that submits, which is an event loop; under a loaded machine one
-     * {@code Thread.start} there was measured blocking it for 137 ms.
+     * Starts the reload thread now, from this thread (the guard's threads start with it). A Vert.x
+     * pool creates its thread on first use, on the thread that submits, which is an event loop;
+     * under a loaded machine one {@code Thread.start} there was measured blocking it for 137 ms.
+     * Called once the verticles hold the pool, so closing this handle leaves it open.
      */
-    private static void prestartWorkers(Vertx vertx, int workers) {
-        io.vertx.core.WorkerExecutor pool = vertx.createSharedWorkerExecutor(HttpApi.WORKER_POOL, workers);
-        java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(workers);
-        List<io.vertx.core.Future<Object>> started = new java.util.ArrayList<>();
-        for (int i = 0; i < workers; i++) {
-            started.add(pool.executeBlocking(() -> {
-                all.countDown();
-                return all.await(10, TimeUnit.SECONDS);
-            }, false));
-        }
-        io.vertx.core.Future.all(started).await();
+    private static void prestartReloads(Vertx vertx) {
+        io.vertx.core.WorkerExecutor pool = vertx.createSharedWorkerExecutor(HttpApi.RELOAD_POOL, 1);
+        pool.executeBlocking(() -> true, false).await();
         pool.close();
     }
 
@@ -271,6 +275,7 @@ public final class Server implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("vert.x did not close cleanly: {}", e.toString());
         }
+        guard.close();
         log.close();
         metrics.close();
         // After the log: the last snapshot covers every decision the log holds.

@@ -18,11 +18,12 @@ final class Warmup {
     private Warmup() {
     }
 
-    static void run(Decisions decisions, ServerConfig config) {
+    /** {@code guard} is the server's: the warm-up request is refused before it reaches the guard. */
+    static void run(Decisions decisions, ServerConfig config, Guard guard) {
         Vertx scratch = Vertx.vertx();
         try {
             ServerConfig local = config.withPort(0);
-            HttpApi http = new HttpApi(decisions, local, new Guard(local.limits()));
+            HttpApi http = new HttpApi(decisions, local, guard);
             scratch.deployVerticle(http).await();
             HttpClient client = scratch.createHttpClient();
             // A 415 goes through routing, the body handler and the error path, and decides nothing.

@@ -104,7 +104,7 @@ class DeadlineTest {
     }
 
     @Test
-    void aWorkerStuckPastItsDeadlineTurnsReadyTo503AndIsCountedUntilItEnds() throws Exception {
+    void aWorkerStuckPastItsDeadlineIsCountedAndReplacedUntilItEnds() throws Exception {
         // Given a worker held by a rule long past the deadline
         Brake.close();
         try {
@@ -115,15 +115,18 @@ class DeadlineTest {
             // Then its answer does not claim that nothing was changed (the worker is still busy)
             assertEquals(503, answer.statusCode(), answer.body());
             assertFalse(answer.body().contains("nothing was changed"), answer.body());
-            // and /ready turns 503 once it is stuck, and /metrics counts it
-            Await.until(Duration.ofSeconds(10), "/ready to report the stuck worker", () -> get("/ready").statusCode() == 503);
-            assertTrue(get("/ready").body().contains("stuck"), get("/ready").body());
+            // and /health counts it once it is stuck, its thread left to the rule and replaced
+            Await.until(Duration.ofSeconds(10), "/health to report the stuck worker, replaced",
+                    () -> health().get("stuck_workers").asInt() == 1 && health().get("abandoned_workers").asInt() == 1);
+            // so the server stays ready (at full capacity), and /metrics counts it
+            assertEquals(200, get("/ready").statusCode(), get("/ready").body());
             assertTrue(get("/metrics").body().contains("signalman_stuck_workers 1.0"), "the stuck worker is counted");
         } finally {
             Brake.open();
         }
-        // When it ends, the server is ready again and counts none
-        Await.until(Duration.ofSeconds(10), "/ready to be 200 again", () -> get("/ready").statusCode() == 200);
+        // When it ends, none is counted
+        Await.until(Duration.ofSeconds(10), "the stuck worker to end",
+                () -> health().get("stuck_workers").asInt() == 0 && health().get("abandoned_workers").asInt() == 0);
         assertTrue(get("/metrics").body().contains("signalman_stuck_workers 0.0"), "no stuck worker is counted");
     }
 
@@ -162,6 +165,14 @@ class DeadlineTest {
         try {
             return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
                     .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode health() {
+        try {
+            return Json.parse(get("/health").body());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -87,6 +87,22 @@ class InFlightTest {
     }
 
     @Test
+    void aSlotIsReleasedByItsFirstReleaseOnly() {
+        // Given two admitted requests
+        InFlight admission = new InFlight(MAX, WORKERS, now::get);
+        InFlight.Slot first = admission.tryAcquire();
+        admission.tryAcquire();
+        assertEquals(2, admission.current());
+
+        // When one is released twice (its thread abandoned, then its late work ending)
+        first.dropped();
+        first.done();
+
+        // Then it counts once: the other is still in flight
+        assertEquals(1, admission.current());
+    }
+
+    @Test
     void theLimitNeverPassesMaxInFlight() {
         InFlight admission = new InFlight(8, WORKERS, now::get);
         for (int i = 0; i < 500; i++) {
