@@ -34,8 +34,12 @@ public final class Packs {
         return ALL.stream().filter(p -> p.name().equals(name)).findFirst();
     }
 
+    /** What the compiler knows of each pack: its shape, vocabulary, reference data and lint. */
+    public static List<PackDefinition> definitions() {
+        return ALL.stream().map(DecisionPack::definition).toList();
+    }
+
     public static BundleCompiler compiler() {
-        List<PackDefinition> defs = ALL.stream().map(DecisionPack::definition).toList();
-        return new BundleCompiler(defs, Clock.systemUTC());
+        return new BundleCompiler(definitions(), Clock.systemUTC());
     }
 }

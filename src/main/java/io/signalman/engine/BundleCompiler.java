@@ -46,6 +46,11 @@ public final class BundleCompiler {
         this.policy = policy;
     }
 
+    /** The packs this compiler compiles, as it was given them. */
+    public List<PackDefinition> definitions() {
+        return List.copyOf(packs.values());
+    }
+
     public List<String> knownPacks() {
         return List.copyOf(packs.keySet());
     }

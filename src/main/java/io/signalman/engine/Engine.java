@@ -29,6 +29,11 @@ public final class Engine {
         this(rulesDir, compiler, Gate.NONE);
     }
 
+    /** A new compiler of the same packs as this engine's (for drafts: its cache is its own). */
+    public BundleCompiler newCompiler() {
+        return new BundleCompiler(compiler.definitions(), java.time.Clock.systemUTC());
+    }
+
     public Engine(Path rulesDir, BundleCompiler compiler, Gate gate) {
         this.rulesDir = rulesDir;
         this.compiler = compiler;

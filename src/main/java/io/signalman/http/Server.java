@@ -83,6 +83,16 @@ public final class Server implements AutoCloseable {
         return start(config, Disk.REAL);
     }
 
+    /**
+     * The same, compiling {@code packs} instead of the shipped packs' definitions: for a pack
+     * whose vocabulary or reference data a test extends. Every rule file is checked against the
+     * vocabulary of the definition it belongs to, as always.
+     */
+    public static Server start(ServerConfig config, java.util.List<io.signalman.engine.PackDefinition> packs)
+            throws BundleException {
+        return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), Disk.REAL, packs);
+    }
+
     /** The same, with the decision log writing through {@code disk} (tests make it refuse writes). */
     static Server start(ServerConfig config, Disk disk) throws BundleException {
         return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), disk);
@@ -95,6 +105,11 @@ public final class Server implements AutoCloseable {
 
     private static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench, Disk disk)
             throws BundleException {
+        return start(config, workbench, disk, Packs.definitions());
+    }
+
+    private static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench, Disk disk,
+                                java.util.List<io.signalman.engine.PackDefinition> packs) throws BundleException {
         Metrics metrics = new Metrics();
         VertxOptions options = new VertxOptions()
                 .setBlockedThreadCheckInterval(Math.max(10, config.blockedWarnMs() / 2))
@@ -131,7 +146,8 @@ public final class Server implements AutoCloseable {
             }
             Gate gate = new ReplayGate(config.fixtures()).and(new ScenarioGate())
                     .and(new OrphanGate(stores.named(FsmService.STORE)));
-            Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
+            Engine engine = new Engine(config.rules(), new io.signalman.engine.BundleCompiler(packs,
+                    java.time.Clock.systemUTC()), gate);
             loaded.set(engine);
             metrics.count(engine);
             RuleBundle bundle = engine.load();

@@ -36,9 +36,6 @@ public final class RuleFile {
     private static final java.util.regex.Pattern DATE = java.util.regex.Pattern.compile("[0-9A-Za-z][0-9A-Za-z :.+-]{0,39}");
     private static final java.util.regex.Pattern PACKAGE = java.util.regex.Pattern.compile("signalman(\\.[a-z][a-z0-9]*)+");
 
-    /** Classes whose importers are read without the language: registered by test code only. */
-    private static final Set<String> EXEMPT = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
     private final String text;
     /** Where each line of {@code text} starts, read at the first rule that needs it. */
     private LineStarts lines;
@@ -50,16 +47,6 @@ public final class RuleFile {
     private RuleFile(String text, PackageDescr descr) {
         this.text = text;
         this.descr = descr;
-    }
-
-    /**
-     * Test support for the backstops behind the language (deadlines, stuck workers): files that
-     * import {@code testHelper} are read without enforcing it, so a test bundle can hold rules
-     * that block or never stop. Only Java code can call this; production code never does, and
-     * the helper classes live in src/test, outside the shipped jar.
-     */
-    public static void exemptFilesImporting(Class<?> testHelper) {
-        EXEMPT.add(testHelper.getName());
     }
 
     /** Reads one DRL file; {@code vocabulary} null to read without enforcing the language. */
@@ -87,9 +74,6 @@ public final class RuleFile {
             return f;
         }
         RuleFile f = new RuleFile(text, descr);
-        if (descr.getImports().stream().anyMatch(i -> EXEMPT.contains(i.getTarget()))) {
-            vocabulary = null;
-        }
         if (vocabulary != null) {
             f.declarations(vocabulary);
         }

@@ -3,7 +3,6 @@ package io.signalman.workbench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
@@ -47,7 +46,7 @@ public final class Workbench {
     private final Decisions decisions;
     private final WorkbenchOptions options;
     private final Path fixtures;
-    private final Checks checks = new Checks(Packs.compiler());
+    private final Checks checks;
     private final Drafts drafts;
     private final Coverage coverage;
     private final Impact impact;
@@ -59,6 +58,7 @@ public final class Workbench {
 
     public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options) {
         this.engine = decisions.engine();
+        this.checks = new Checks(engine.newCompiler());
         this.decisions = decisions;
         this.options = options;
         this.fixtures = fixtures;

@@ -45,7 +45,7 @@ class DeadlineTest {
     @BeforeAll
     static void start() throws Exception {
         server = Server.start(TestBundles.seedServer().withRules(Brake.rules(tmp)).withFixtures(tmp.resolve("none"))
-                .withData(tmp.resolve("data")).withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)));
+                .withData(tmp.resolve("data")).withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)), Brake.packs());
     }
 
     @AfterAll

@@ -49,7 +49,7 @@ class OverloadTest {
                 .withData(tmp.resolve("data")).withWorkers(CAPACITY)
                 .withLimits(RequestLimits.defaults().withMaxInFlight(CAPACITY).withDeadlineMs(60_000));
         Brake.close();
-        try (Server server = Server.start(config)) {
+        try (Server server = Server.start(config, Brake.packs())) {
             // Given as many held requests as the server admits, every worker blocked at the gate
             List<CompletableFuture<HttpResponse<String>>> admitted = new ArrayList<>();
             for (int i = 0; i < CAPACITY; i++) {

@@ -54,7 +54,7 @@ class StallTest {
         Files.copy(TestBundles.RULES.resolve("fsm/review-flow.drl"), rules.resolve("fsm/review-flow.drl"));
         server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(tmp.resolve("none"))
                 .withData(tmp.resolve("data")).withWorkers(WORKERS).withAdminToken(TOKEN)
-                .withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)));
+                .withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)), Brake.packs());
     }
 
     @AfterAll
