@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class BundleCompiler {
 
     private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final java.util.regex.Pattern PATH = java.util.regex.Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]*"
+            + "(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*");
 
     private final Map<String, PackDefinition> packs = new LinkedHashMap<>();
     private final Clock clock;
@@ -75,11 +77,20 @@ public final class BundleCompiler {
         List<BundleError> errors = new ArrayList<>();
         List<BundleError> warnings = new ArrayList<>();
         for (String path : files.paths()) {
+            if (!PATH.matcher(path).matches()) {
+                // A file's name reaches the Java the rules compile to (Drools names a rule's file in it).
+                errors.add(new BundleError(path, 0, 0, "a file name in a rule bundle may use letters, digits, \".\", \"_\" "
+                        + "and \"-\" only, in folders named the same way: rename it"));
+                continue;
+            }
             if (path.indexOf('/') > 0 && packs.values().stream().noneMatch(d -> d.includes(path))) {
                 String folder = path.substring(0, path.indexOf('/'));
                 errors.add(new BundleError(path, 0, 0, "no pack takes this file: there is no pack named \"" + folder
                         + "\"; the packs are " + packs.keySet()));
             }
+        }
+        if (errors.stream().anyMatch(e -> !PATH.matcher(e.file()).matches())) {
+            throw new BundleException(errors); // nothing of a bundle holding such a name is compiled
         }
         List<PackBuild> builds = new ArrayList<>();
         try {

@@ -109,6 +109,13 @@ final class DrlIndex {
         DrlIndex index = new DrlIndex();
         index.tables = tables;
         index.vocabulary = pack.vocabulary();
+        if (index.vocabulary == null) {
+            // Fail closed: without a vocabulary the reader could not tell a fact from the file system.
+            index.unparsable = true;
+            drlFiles.keySet().forEach(f -> index.errors.add(new BundleError(f, 0, 0, "pack " + pack.name()
+                    + " declares no rule vocabulary, so its rules cannot be checked; none is compiled")));
+            return index;
+        }
         Map<String, RuleInfo> byName = new HashMap<>();
         for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);

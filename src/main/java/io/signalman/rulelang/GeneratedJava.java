@@ -51,7 +51,7 @@ public final class GeneratedJava {
     private static final Set<String> GENERATOR_METHODS = Set.of(
             // org.drools.modelcompiler.dsl.pattern.D and the builders it returns
             "alphaIndexedBy", "and", "attribute", "betaIndexedBy", "bind", "build", "declarationOf", "endAnd", "endOr",
-            "eval", "execute", "exists", "expr", "forall", "from", "globalOf", "metadata", "not", "on", "or", "pattern",
+            "eval", "execute", "exists", "expr", "forall", "from", "globalOf", "metadata", "not", "on", "or", "passive", "pattern",
             "reactOn", "rule", "watch",
             // org.drools.modelcompiler.util.EvaluationUtil
             "areNullSafeEquals", "areNumbersNullSafeEquals", "convertDate", "convertDateLocal", "convertDateTimeLocal",
