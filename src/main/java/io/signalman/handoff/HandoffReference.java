@@ -74,10 +74,6 @@ public record HandoffReference(Map<String, Crew> crews, List<SignalRule> signalR
             if (!SignalMatcher.wellFormed(r.signal())) {
                 errors.add(new BundleError(r.file(), r.signalLine(), 1, "signal rule \"" + r.rule() + "\": signal \""
                         + r.signal() + "\" must be written [NAME]: one pair of square brackets around a name"));
-            } else if (!SignalMatcher.fits(r.signal())) {
-                errors.add(new BundleError(r.file(), r.signalLine(), 1, "signal rule \"" + r.rule() + "\": signal "
-                        + r.signal() + " is longer than " + SignalMatcher.MAX_SPAN_BYTES
-                        + " UTF-8 bytes, so it can never match (as go-agentic, longer bracketed spans are ignored); shorten it"));
             }
             String key = r.crew() + "\u0000" + r.agent() + "\u0000" + SignalMatcher.canonical(r.signal());
             SignalRule first = seen.putIfAbsent(key, r);

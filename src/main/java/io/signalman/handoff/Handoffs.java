@@ -80,11 +80,19 @@ final class Handoffs {
                 new ConversationState(s.crew(), Status.RUNNING, next, null, List.of(), s.handoffCount()));
     }
 
-    /** The default handoff (SPEC 4.5), or the end when the crew has no one to hand over to. */
+    /**
+     * The default handoff (SPEC 4.5), or the end when the crew has no one to hand over to. The end
+     * counts the handoff it attempted, as go-agentic does (its fallback increments the count before
+     * it finds no target): a crew whose only agent is not terminal ends its first turn at 1.
+     */
     private static Result fallback(Crew crew, ConversationState s, String agent) {
         String target = defaultTarget(crew, agent);
-        return target == null ? new Result(NextStep.of(NextStep.Type.END, agent), stopped(s, Status.ENDED, agent))
-                : handOff(crew, s, agent, target);
+        if (target == null) {
+            int count = Math.min(s.handoffCount() + 1, crew.maxHandoffs());
+            return new Result(NextStep.of(NextStep.Type.END, agent), new ConversationState(s.crew(), Status.ENDED, agent, null,
+                    List.of(), count));
+        }
+        return handOff(crew, s, agent, target);
     }
 
     /**

@@ -32,9 +32,10 @@ public final class SignalMatcher {
     }
 
     /**
-     * The longest bracketed span, brackets included, that can be a signal (as go-agentic): a
-     * longer one never matches, and the scan drops it as soon as it grows past this, so a response
-     * costs time linear in its length whatever its brackets hold.
+     * The longest bracketed span, brackets included, that the third, normalized level looks at (as
+     * go-agentic): the scan drops a span as soon as it grows past this, so a response costs time
+     * linear in its length whatever its brackets hold. The exact and case-insensitive levels have
+     * no such window: there a signal of any length matches as a substring, as in go-agentic.
      */
     public static final int MAX_SPAN_BYTES = 100;
 
@@ -51,14 +52,14 @@ public final class SignalMatcher {
         return signal != null && SIGNAL.matcher(signal).matches();
     }
 
-    /** True when {@code signal} is short enough to ever match: at most {@link #MAX_SPAN_BYTES} UTF-8 bytes. */
+    /** True when {@code signal} is short enough to match at the normalized level: at most {@link #MAX_SPAN_BYTES} UTF-8 bytes. */
     public static boolean fits(String signal) {
         return signal != null && utf8Length(signal) <= MAX_SPAN_BYTES;
     }
 
     /** The level at which {@code signal} occurs in {@code text}, or null when it does not. */
     public static Level match(String signal, String text) {
-        if (signal == null || text == null || signal.isEmpty() || !fits(signal)) {
+        if (signal == null || text == null || signal.isEmpty()) {
             return null;
         }
         if (text.contains(signal)) {
@@ -69,8 +70,8 @@ public final class SignalMatcher {
         if (t.toLowerCase(Locale.ROOT).contains(s.toLowerCase(Locale.ROOT))) {
             return Level.CASE_INSENSITIVE;
         }
-        if (!s.startsWith("[") || !s.endsWith("]")) {
-            return null;
+        if (!s.startsWith("[") || !s.endsWith("]") || !fits(s)) {
+            return null; // the normalized level reads only spans within the window
         }
         String want = normalize(s.substring(1, s.length() - 1));
         return anySpan(t, inside -> normalize(inside).equals(want)) ? Level.NORMALIZED : null;

@@ -36,12 +36,6 @@ class CrewValidationTest {
                 "must be written [NAME]");
     }
 
-    @Test
-    void aSignalLongerThan100BytesIsRefusedAtItsLineSinceItCouldNeverMatch() throws Exception {
-        String longSignal = "[" + "DONE_".repeat(20) + "]";
-        assertError(refused("handoff/exam.drl", "match(\"[DONE]\")", "match(\"" + longSignal + "\")"), "handoff/exam.drl", 15,
-                "longer than 100 UTF-8 bytes, so it can never match");
-    }
 
     @Test
     void aRouteToAnUnknownAgentIsRefusedAtItsLine() throws Exception {

@@ -85,14 +85,24 @@ class SignalMatcherTest {
     }
 
     @Test
-    void aBracketedSpanLongerThan100Utf8BytesNeverMatches() {
+    void aLongSignalStillMatchesExactlyAndCaseInsensitivelyBecauseTheWindowIsTheNormalizedLevelsOnly() {
+        // go-agentic's 100-byte window bounds its third, fuzzy level; the first two are plain substring tests
+        String signal = "[" + "DONE_".repeat(24) + "]";
+        assertTrue(signal.length() > 100);
+        assertEquals(EXACT, SignalMatcher.match(signal, "ok " + signal));
+        assertEquals(CASE_INSENSITIVE, SignalMatcher.match(signal, "ok " + signal.toLowerCase(java.util.Locale.ROOT)));
+        assertNull(SignalMatcher.match(signal, "ok [ " + "done_".repeat(24) + " ]"), "not at the normalized level");
+    }
+
+    @Test
+    void aBracketedSpanLongerThan100Utf8BytesNeverMatchesAtTheNormalizedLevel() {
         String padded = "[ DONE" + " ".repeat(93) + "]";
         assertEquals(100, padded.length());
         assertEquals(NORMALIZED, SignalMatcher.match("[DONE]", "ok " + padded));
         assertNull(SignalMatcher.match("[DONE]", "ok [ DONE" + " ".repeat(94) + "]"));
         // the innermost brackets are the span: a long outer span does not hide a short inner one
         assertEquals(NORMALIZED, SignalMatcher.match("[DONE]", "[" + "x".repeat(200) + "[ done ]" + "]"));
-        assertNull(SignalMatcher.match("[" + "A".repeat(100) + "]", "[" + "A".repeat(100) + "]"));
+        assertNull(SignalMatcher.match("[" + "A".repeat(100) + "]", "[ " + "a".repeat(100) + " ]"));
     }
 
     @Test
