@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean browser workbench-screenshots
+.PHONY: build run test openapi-lint postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean browser workbench-screenshots
 
 build: $(JAR)
 
@@ -25,8 +25,16 @@ run: build
 
 ## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP,
 ## the workbench in a headless Chromium).
-test: format-check postgres browser
+test: format-check openapi-lint postgres browser
 	mvn -B -Dstyle.color=never verify
+
+## The HTTP contract, src/main/resources/openapi.yaml, against Redocly's recommended rules (its
+## CLI from the npm registry, pinned in tools/openapi-lint/package-lock.json).
+OPENAPI_LINT := tools/openapi-lint
+openapi-lint:
+	@npm ci --prefix $(OPENAPI_LINT) --no-audit --no-fund --loglevel=error >/dev/null
+	@$(OPENAPI_LINT)/node_modules/.bin/redocly lint --config $(OPENAPI_LINT)/redocly.yaml --format=stylish \
+	  src/main/resources/openapi.yaml 2>&1 | grep -vE '[║╔╚]' | grep -v '^\s*$$'; exit $${PIPESTATUS[0]}
 
 ## The workbench's browser test drives Debian's chromium through chromium-driver: installed here
 ## when missing (as root, or through sudo); nothing is done when both are there.
