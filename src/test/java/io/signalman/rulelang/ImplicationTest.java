@@ -29,6 +29,18 @@ class ImplicationTest {
             Features( tokenEstimate >= 50 )                    ; Features( tokenEstimate > 50 )                  ; false
             Features( tokenEstimate > 50, tokenEstimate <= 200 ) ; Features( tokenEstimate <= 300 )              ; true
             Features( tokenEstimate == 7 )                     ; Features( tokenEstimate >= 1, tokenEstimate <= 10 ) ; true
+            Features( tokenEstimate == 10 )                    ; Features( tokenEstimate <= 10 )                 ; true
+            Features( tokenEstimate == 10 )                    ; Features( tokenEstimate < 10 )                  ; false
+            Features( tokenEstimate == 10 )                    ; Features( tokenEstimate >= 10 )                 ; true
+            Features( tokenEstimate == 10 )                    ; Features( tokenEstimate > 10 )                  ; false
+            Features( tokenEstimate <= 10 )                    ; Features( tokenEstimate <= 10 )                 ; true
+            Features( tokenEstimate < 10 )                     ; Features( tokenEstimate <= 10 )                 ; true
+            Features( tokenEstimate <= 10 )                    ; Features( tokenEstimate < 10 )                  ; false
+            Features( tokenEstimate < 10 )                     ; Features( tokenEstimate < 10 )                  ; true
+            Features( tokenEstimate <= 9 )                     ; Features( tokenEstimate < 10 )                  ; true
+            Features( tokenEstimate >= 10 )                    ; Features( tokenEstimate >= 10 )                 ; true
+            Features( tokenEstimate > 10 )                     ; Features( tokenEstimate >= 10 )                 ; true
+            Features( tokenEstimate >= 11 )                    ; Features( tokenEstimate > 10 )                  ; true
             Action( name == "review", number("quality") >= 0.9 ) ; Action( name == "review", number("quality") >= 0.7 ) ; true
             Action( name == "review" )                         ; Action( name == "review", number("quality") >= 0.7 ) ; false
             Inbound( channel == "slack", mentioned )           ; Inbound( mentioned )                            ; true
