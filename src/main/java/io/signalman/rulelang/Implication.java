@@ -2,7 +2,6 @@ package io.signalman.rulelang;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.PatternSyntaxException;
@@ -78,27 +77,31 @@ public final class Implication {
      * every test its constraints make ({@code known}) and their texts without spaces.
      */
     record PreparedPattern(String type, boolean positive, boolean plain, List<PreparedCondition> conditions, List<Test> known,
-                           Set<String> texts) {
+                           List<com.github.javaparser.ast.expr.Expression> expressions) {
     }
 
-    /** A constraint: {@code names} a field without constraining it ({@code $agent : agent}); its tests; its text. */
-    record PreparedCondition(boolean names, List<Test> tests, String squashed, boolean variable) {
+    /**
+     * A constraint: {@code names} a field without constraining it ({@code $agent : agent}); its
+     * tests; its syntax tree, compared structurally (so {@code "a b"} and {@code "ab"} differ, as
+     * they did not when the texts were compared with their white space squashed out).
+     */
+    record PreparedCondition(boolean names, List<Test> tests, com.github.javaparser.ast.expr.Expression expression,
+                             boolean variable) {
     }
 
     private static PreparedPattern pattern(PatternReading p) {
         List<PreparedCondition> conditions = new ArrayList<>();
         List<Test> known = new ArrayList<>();
-        Set<String> texts = new HashSet<>();
+        List<com.github.javaparser.ast.expr.Expression> expressions = new ArrayList<>();
         for (Condition c : p.conditions()) {
             List<Test> tests = c.tests();
-            String squashed = squash(c.text());
             known.addAll(tests);
-            texts.add(squashed);
+            expressions.add(c.expression());
             conditions.add(new PreparedCondition(c.binding() != null && c.expression() instanceof com.github.javaparser.ast.expr.NameExpr,
-                    tests, squashed, c.text().contains("$")));
+                    tests, c.expression(), c.text().contains("$")));
         }
         return new PreparedPattern(simple(p.type()), p.positive(), p.source() == null && p.sourceText() == null,
-                List.copyOf(conditions), List.copyOf(known), texts);
+                List.copyOf(conditions), List.copyOf(known), List.copyOf(expressions));
     }
 
     /** Every constraint of {@code a} holds for any fact that meets {@code b}'s. */
@@ -108,7 +111,7 @@ public final class Implication {
                 continue; // "$agent : agent" names a field and constrains nothing
             }
             if (c.tests().isEmpty()) {
-                if (!b.texts().contains(c.squashed()) || c.variable()) {
+                if (c.variable() || b.expressions().stream().noneMatch(e -> e.equals(c.expression()))) {
                     return false;
                 }
                 continue;
@@ -231,11 +234,5 @@ public final class Implication {
 
     private static String simple(String type) {
         return type == null ? "" : type.substring(type.lastIndexOf('.') + 1);
-    }
-
-    private static String squash(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        s.chars().filter(c -> !Character.isWhitespace(c)).forEach(c -> out.append((char) c));
-        return out.toString();
     }
 }

@@ -47,6 +47,8 @@ class ImplicationTest {
             Inbound( channel == "slack" )                      ; Inbound( !mentioned )                           ; false
             Message( subtype == "x" )                          ; Message( subtype == "x" ) AgentCard( id == "y" ) ; false
             Message( subtype == "x" )                          ; not Message( type == "y" )                      ; false
+            AgentCard( mayPublish("trade x") )                 ; AgentCard( mayPublish("tradex") )               ; false
+            AgentCard( mayPublish( "trade.x" ) )               ; AgentCard( mayPublish("trade.x") )              ; true
             """)
     void aConditionImpliesAnotherOnlyWhenEveryFactItMatchesMatchesTheOther(String lower, String higher, boolean implied) {
         assertEquals(implied, Implication.implies(when(lower), when(higher), Set.of()));
