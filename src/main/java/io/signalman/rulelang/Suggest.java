@@ -3,6 +3,7 @@ package io.signalman.rulelang;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Optional;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /** "Did you mean ...": the nearest known name to a misspelt one, by edit distance. */
 public final class Suggest {
@@ -31,23 +32,8 @@ public final class Suggest {
         return nearest(name, known).map(k -> "; did you mean \"" + k + "\"?" + list).orElse(list.isEmpty() ? "" : "." + list);
     }
 
-    /** Levenshtein distance: small names, small cost. */
+    /** Levenshtein distance (Apache Commons Text's): small names, small cost. */
     public static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
+        return LevenshteinDistance.getDefaultInstance().apply(a, b);
     }
 }
