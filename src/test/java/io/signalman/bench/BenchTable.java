@@ -28,6 +28,7 @@ public final class BenchTable {
         JsonNode jmh = read(dir.resolve("jmh.json"));
         double ifChain = Double.NaN;
         double brokerDrl = Double.NaN;
+        double easyRules = Double.NaN;
         if (jmh != null) {
             t.append(String.format(Locale.ROOT, "%-46s %12s%n", "in-process decision (JMH, avg)", "ns/op"));
             for (JsonNode b : jmh) {
@@ -45,10 +46,19 @@ public final class BenchTable {
                 if (name.equals("BrokerBench.drlDecision")) {
                     brokerDrl = score;
                 }
+                if (name.equals("PeerBench.easyRules")) {
+                    easyRules = score;
+                }
             }
             double ratio = brokerDrl / ifChain;
             summary.put("broker_vs_if_chain", ratio);
             t.append(String.format(Locale.ROOT, "  broker decide / hand-written if-chain: %.1fx (target at most 30x)%n", ratio));
+            if (!Double.isNaN(easyRules)) {
+                double peer = easyRules / brokerDrl;
+                summary.put("easy_rules_vs_broker", peer);
+                t.append(String.format(Locale.ROOT, "  Easy Rules (MVEL) / broker decide, same rules and messages: %.1fx "
+                        + "(target above 1: Signalman faster)%n", peer));
+            }
         }
         JsonNode soak = read(dir.resolve("soak.json"));
         if (soak != null) {

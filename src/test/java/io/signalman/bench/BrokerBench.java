@@ -42,14 +42,17 @@ public class BrokerBench {
     public void setUp() {
         bundle = TestBundles.shipped();
         ifChain = new ReferenceRouter(bundle.requirePack("broker").reference().as(OrgChart.class));
-        messages = List.of(
-                msg("foresight", "critical", "event", "trade.executed"), msg("tool-smith", "normal", "event", "trade.executed"),
-                msg("foresight", "normal", "escalation", "trade.halted"), msg("foresight", "normal", "event", "trade.executed"),
-                msg("indecision-engine", "normal", "event", "signal.published"), msg("sentinel", "normal", "event", "service.offline"),
-                msg("nats-bridge", "normal", "event", "service.online"), msg("content-writer", "normal", "event", "content.published"),
-                msg("memory-service", "normal", "event", "memory.committed"), msg("foresight", "normal", "event", "pnl.report"),
-                msg("tool-smith", "normal", "event", "tool.installed"), msg("stranger", "low", "event", "misc.hello"));
+        messages = MESSAGES;
     }
+
+    /** The messages every broker benchmark decides: one for each of the broker's rules. */
+    static final List<BrokerMessage> MESSAGES = List.of(
+            msg("foresight", "critical", "event", "trade.executed"), msg("tool-smith", "normal", "event", "trade.executed"),
+            msg("foresight", "normal", "escalation", "trade.halted"), msg("foresight", "normal", "event", "trade.executed"),
+            msg("indecision-engine", "normal", "event", "signal.published"), msg("sentinel", "normal", "event", "service.offline"),
+            msg("nats-bridge", "normal", "event", "service.online"), msg("content-writer", "normal", "event", "content.published"),
+            msg("memory-service", "normal", "event", "memory.committed"), msg("foresight", "normal", "event", "pnl.report"),
+            msg("tool-smith", "normal", "event", "tool.installed"), msg("stranger", "low", "event", "misc.hello"));
 
     private static BrokerMessage msg(String from, String priority, String type, String subtype) {
         return new BrokerMessage(null, new BrokerMessage.Envelope(from, priority), type, subtype, null);
