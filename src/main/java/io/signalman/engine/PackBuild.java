@@ -59,8 +59,8 @@ final class PackBuild {
                     DecisionTable t = DecisionTable.read(path, bytes);
                     b.tables.put(path, t);
                     drl.put(path, t.drl().getBytes(StandardCharsets.UTF_8));
-                } catch (BundleException e) {
-                    b.errors.addAll(e.errors());
+                } catch (io.signalman.engine.tables.UnreadableTable e) {
+                    b.errors.add(new BundleError(e.path(), e.row(), 0, e.getMessage()));
                 }
             }
         });

@@ -3,7 +3,6 @@ package io.signalman.workbench;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.BundleError;
-import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.tables.DecisionTable;
 import io.signalman.engine.tables.TableLayout;
@@ -47,8 +46,8 @@ final class TablesView {
             Set<BundleError> problems = new LinkedHashSet<>();
             try {
                 DecisionTable.read(path, files.bytes(path)).layouts().forEach(t -> tables.add(toJson(t)));
-            } catch (BundleException e) {
-                problems.addAll(e.errors());
+            } catch (io.signalman.engine.tables.UnreadableTable e) {
+                problems.add(new BundleError(e.path(), e.row(), 0, e.getMessage()));
             }
             errors.stream().filter(e -> e.file().equals(path)).forEach(problems::add);
             n.set("errors", BundleError.toJson(List.copyOf(problems)));

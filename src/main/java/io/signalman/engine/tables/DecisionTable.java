@@ -1,7 +1,5 @@
 package io.signalman.engine.tables;
 
-import io.signalman.engine.BundleError;
-import io.signalman.engine.BundleException;
 import java.io.ByteArrayInputStream;
 import java.util.HashMap;
 import java.util.List;
@@ -43,7 +41,7 @@ public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayo
     }
 
     /** Reads a table; a table Drools cannot read is a bundle error at the row it stopped on. */
-    public static DecisionTable read(String path, byte[] bytes) throws BundleException {
+    public static DecisionTable read(String path, byte[] bytes) throws UnreadableTable {
         RowListener listener = new RowListener();
         InputType type = path.toLowerCase(Locale.ROOT).endsWith(".csv") ? InputType.CSV : InputType.XLS;
         String drl;
@@ -51,7 +49,7 @@ public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayo
             drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(bytes), type, listener);
         } catch (RuntimeException e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new BundleException(new BundleError(path, listener.row + 1, 0, "this decision table cannot be read: " + why));
+            throw new UnreadableTable(path, listener.row + 1, "this decision table cannot be read: " + why);
         }
         Map<String, Integer> rows = new HashMap<>();
         SortedSet<Integer> ruleLines = new TreeSet<>();
@@ -76,14 +74,14 @@ public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayo
     }
 
     /** Each generated rule's lines (from Drools' parser of the generated DRL) carry its row. */
-    private static int[] rowsByLine(String path, String drl, Map<String, Integer> rows) throws BundleException {
+    private static int[] rowsByLine(String path, String drl, Map<String, Integer> rows) throws UnreadableTable {
         int[] out = new int[(int) drl.lines().count() + 2];
         DrlParser parser = new DrlParser();
         PackageDescr descr;
         try {
             descr = parser.parse(false, drl);
         } catch (DroolsParserException e) {
-            throw new BundleException(new BundleError(path, 1, 0, "the DRL read from this table does not parse: " + e.getMessage()));
+            throw new UnreadableTable(path, 1, "the DRL read from this table does not parse: " + e.getMessage());
         }
         if (descr == null) {
             return out;
