@@ -52,6 +52,11 @@ final class CheckedModelProject extends CanonicalModelKieProject {
     private final Set<String> drlPackages;
     private final boolean vet;
     private final List<GeneratedJava.Problem> refusals = new ArrayList<>();
+    private final List<JavaProblem> javaProblems = new ArrayList<>();
+
+    /** A Java compiler error in a generated source: where, what, and the source it is in. */
+    record JavaProblem(String path, int line, String message, String source) {
+    }
 
     /**
      * @param vet false only in tests of the class loader behind this check (package-private:
@@ -68,6 +73,11 @@ final class CheckedModelProject extends CanonicalModelKieProject {
     /** What the generated-Java check refused; empty when the build compiled. */
     List<GeneratedJava.Problem> refusals() {
         return List.copyOf(refusals);
+    }
+
+    /** The Java compiler's errors, as its own diagnostics say them; empty when the sources compiled. */
+    List<JavaProblem> javaProblems() {
+        return List.copyOf(javaProblems);
     }
 
     @Override
@@ -120,7 +130,7 @@ final class CheckedModelProject extends CanonicalModelKieProject {
         Set<PortablePath> before = new HashSet<>(trgMfs.getFilePaths());
         CompilationResult result = JavaParserCompiler.getCompiler().compile(paths.toArray(String[]::new), srcMfs, trgMfs,
                 getClassLoader());
-        report(result, srcMfs, buildContext);
+        report(result, srcMfs, buildContext, javaProblems);
         if (ProjectClassLoader.isEnableStoreFirst()) {
             Set<PortablePath> generated = new HashSet<>(trgMfs.getFilePaths());
             generated.removeAll(before);
@@ -131,20 +141,15 @@ final class CheckedModelProject extends CanonicalModelKieProject {
         writer.writeRuleUnitServiceFile(ruleUnits, trgMfs);
     }
 
-    /** Compiler errors as Drools reports them: each one, then the whole source in error (UnitBuilder reads both). */
-    private static void report(CompilationResult result, MemoryFileSystem srcMfs, BuildContext buildContext) {
-        Map<String, List<CompilationProblem>> byFile = new LinkedHashMap<>();
+    /** Compiler errors, kept as the compiler's diagnostics (and reported to Drools, which then has no module). */
+    private static void report(CompilationResult result, MemoryFileSystem srcMfs, BuildContext buildContext,
+                               List<JavaProblem> into) {
         for (CompilationProblem p : result.getErrors()) {
-            byFile.computeIfAbsent(p.getFileName(), k -> new ArrayList<>()).add(p);
+            buildContext.getMessages().addMessage(new CompilationProblemAdapter(p));
+            File file = srcMfs.getFile(p.getFileName());
+            String source = file instanceof MemoryFile memory ? new String(srcMfs.getFileContents(memory), StandardCharsets.UTF_8) : "";
+            into.add(new JavaProblem(p.getFileName(), p.getStartLine(), p.getMessage(), source));
         }
-        byFile.forEach((name, errors) -> {
-            errors.forEach(e -> buildContext.getMessages().addMessage(new CompilationProblemAdapter(e)));
-            File file = srcMfs.getFile(name);
-            if (file instanceof MemoryFile memory) {
-                String src = new String(srcMfs.getFileContents(memory), StandardCharsets.UTF_8);
-                buildContext.getMessages().addMessage(Message.Level.ERROR, name, "Java source of " + name + " in error:\n" + src);
-            }
-        });
         for (CompilationProblem warning : result.getWarnings()) {
             buildContext.getMessages().addMessage(new CompilationProblemAdapter(warning));
         }

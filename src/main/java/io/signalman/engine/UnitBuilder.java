@@ -2,10 +2,8 @@ package io.signalman.engine;
 
 import io.signalman.rulelang.GeneratedJava;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.drools.compiler.kie.builder.impl.KieBuilderImpl;
@@ -66,6 +64,9 @@ final class UnitBuilder {
             if (project[0] != null && !project[0].refusals().isEmpty()) {
                 return new Outcome(null, refused(unit, index, project[0].refusals()));
             }
+            if (project[0] != null && !project[0].javaProblems().isEmpty()) {
+                return new Outcome(null, javaErrors(unit, index, project[0].javaProblems()));
+            }
             List<BundleError> errors = errors(unit, index, builder.getResults().getMessages(Message.Level.ERROR));
             if (!errors.isEmpty()) {
                 return new Outcome(null, errors);
@@ -74,6 +75,27 @@ final class UnitBuilder {
         } finally {
             ks.getRepository().removeKieModule(id);
         }
+    }
+
+    /**
+     * Java errors in generated consequence code, at the DRL line of the failing statement: the
+     * compiler names the generated line, whose statement is found in the rule's consequence.
+     * Names, imports and calls were checked by the rule reader before compiling, so what reaches
+     * here is a type mismatch in a consequence.
+     */
+    private static List<BundleError> javaErrors(CompileUnit unit, DrlIndex index, List<CheckedModelProject.JavaProblem> problems) {
+        List<BundleError> out = new ArrayList<>();
+        for (CheckedModelProject.JavaProblem p : problems) {
+            List<String> lines = p.source().lines().toList();
+            String failing = p.line() >= 1 && p.line() <= lines.size() ? lines.get(p.line() - 1) : "";
+            BundleError e = index.consequenceIn(p.source()).map(c -> new BundleError(c.rule().file(), c.lineOf(failing, null), 1,
+                    "in the consequence of rule \"" + c.rule().name() + "\": " + p.message())).orElse(
+                    new BundleError(unit.firstFile(), 0, 0, "in the Java compiled from " + unit.label() + ": " + p.message()));
+            if (!out.contains(e)) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /**
@@ -118,16 +140,9 @@ final class UnitBuilder {
     }
 
     private static List<BundleError> errors(CompileUnit unit, DrlIndex index, List<Message> messages) {
-        // Drools reports a Java error in generated code twice: once located, once with the source.
-        Map<String, String> sources = new HashMap<>();
-        for (Message m : messages) {
-            if (m.getPath() != null && m.getText() != null && m.getText().startsWith("Java source of ")) {
-                sources.put(m.getPath(), m.getText());
-            }
-        }
         List<BundleError> errors = new ArrayList<>();
         for (Message m : messages) {
-            BundleError e = locate(unit, m, index, sources);
+            BundleError e = locate(unit, m, index);
             if (e != null && !errors.contains(e)) {
                 errors.add(e);
             }
@@ -135,7 +150,7 @@ final class UnitBuilder {
         return errors;
     }
 
-    private static BundleError locate(CompileUnit unit, Message m, DrlIndex index, Map<String, String> sources) {
+    private static BundleError locate(CompileUnit unit, Message m, DrlIndex index) {
         String text = oneLine(m.getText());
         String path = m.getPath() == null ? "" : m.getPath();
         int line = Math.max(m.getLine(), 0);
@@ -153,24 +168,9 @@ final class UnitBuilder {
             return new BundleError(o.file(), o.line(), o.line() == 0 ? 0 : column, text);
         }
         if (path.endsWith(".java")) {
-            if (text.startsWith("Java source of ")) {
-                return null; // the whole generated source, repeated after each real error in it
-            }
-            // Names, imports and calls were checked by the rule reader before compiling, so what
-            // reaches here is a type mismatch in a consequence: placed on the consequence's failing line.
-            List<String> lines = sourceLines(sources.getOrDefault(path, ""));
-            String failing = m.getLine() >= 1 && m.getLine() <= lines.size() ? lines.get(m.getLine() - 1) : "";
-            return index.consequenceIn(String.join("\n", lines)).map(c -> new BundleError(c.rule().file(), c.lineOf(failing, null), 1,
-                    "in the consequence of rule \"" + c.rule().name() + "\": " + text)).orElse(
-                    new BundleError(unit.pack() + "/", 0, 0, "in generated code " + path + ": " + text));
+            return null; // the Java compiler's own diagnostics were read from the project (javaErrors)
         }
         return new BundleError(path.isEmpty() ? unit.pack() + "/" : relative(path), line, column, text);
-    }
-
-    /** The generated source's lines, without the "Java source of ..." line Drools puts first. */
-    private static List<String> sourceLines(String message) {
-        List<String> lines = message.lines().toList();
-        return lines.isEmpty() ? lines : lines.subList(1, lines.size());
     }
 
     private static String relative(String path) {
