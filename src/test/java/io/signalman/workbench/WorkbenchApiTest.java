@@ -85,7 +85,7 @@ class WorkbenchApiTest {
         for (String name : new String[] {"../escape.drl", "broker/../../escape.drl", "/etc/passwd.drl", "..%2Fescape.drl",
             ".hidden.drl", "broker/notes.sh"}) {
             HttpResponse<String> r = send("PUT", "drafts/" + id + "/file?path=" + java.net.URLEncoder.encode(name,
-                    StandardCharsets.UTF_8), "{\"text\": \"x\"}", TOKEN);
+                    StandardCharsets.UTF_8), "{\"text\": \"x\", \"version\": 1}", TOKEN);
             assertEquals(400, r.statusCode(), name + ": " + r.body());
         }
         assertFalse(Files.exists(dir.resolve("data/workbench/drafts/escape.drl")));
@@ -96,7 +96,7 @@ class WorkbenchApiTest {
     void draftFilesAreSizeLimited() throws Exception {
         String id = newDraft();
         String big = "x".repeat(Drafts.MAX_FILE_BYTES + 1);
-        HttpResponse<String> r = send("PUT", "drafts/" + id + "/file?path=broker/big.drl", "{\"text\": \"" + big + "\"}", TOKEN);
+        HttpResponse<String> r = send("PUT", "drafts/" + id + "/file?path=broker/big.drl", "{\"version\": 1, \"text\": \"" + big + "\"}", TOKEN);
         assertEquals(413, r.statusCode(), r.body());
     }
 
@@ -108,8 +108,7 @@ class WorkbenchApiTest {
                 .getBytes(StandardCharsets.UTF_8)).get("text").asText();
         // A change no recorded decision sees: a comment, so the golden history replays unchanged.
         String edited = routing + "\n// reviewed by the analysts on Monday\n";
-        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=broker/routing.drl",
-                Json.write(Json.object().put("text", edited)), TOKEN).statusCode());
+        assertEquals(200, save(id, "broker/routing.drl", edited).statusCode());
         assertEquals(400, send("POST", "drafts/" + id + "/activate", "{}", TOKEN).statusCode(), "a note is required");
         HttpResponse<String> on = send("POST", "drafts/" + id + "/activate", "{\"note\": \"a comment for the record\"}", TOKEN);
         assertEquals(200, on.statusCode(), on.body());
@@ -203,8 +202,7 @@ class WorkbenchApiTest {
         String yaml = fileOf(id, path);
         String wrong = yaml.replaceFirst("primary_recipients: \\[openclaw, knox\\]", "primary_recipients: [openclaw, cfo]");
         assertFalse(wrong.equals(yaml));
-        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", wrong)), TOKEN)
-                .statusCode());
+        assertEquals(200, save(id, path, wrong).statusCode());
 
         // When the draft's scenarios are run
         HttpResponse<String> r = send("GET", "scenarios?draft=" + id, null, null);
@@ -271,8 +269,7 @@ class WorkbenchApiTest {
         String csv = fileOf(id, "dispatch/model.csv");
         String broken = csv.replace("medium messages lean a little heavy,score,590,", "medium messages lean a little heavy,score,59O,");
         assertFalse(broken.equals(csv));
-        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=dispatch/model.csv", Json.write(Json.object().put("text", broken)),
-                TOKEN).statusCode());
+        assertEquals(200, save(id, "dispatch/model.csv", broken).statusCode());
 
         // Then the draft's tables show the error at that line
         HttpResponse<String> tables = send("GET", "tables?draft=" + id, null, null);
@@ -336,6 +333,13 @@ class WorkbenchApiTest {
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {
         return Json.parse(r.body().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Saves a file of a draft at the draft's current version, as the page does. */
+    static HttpResponse<String> save(String id, String path, String text) throws Exception {
+        long version = json(send("GET", "drafts/" + id, null, null)).get("version").asLong();
+        return send("PUT", "drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", text).put("version", version)),
+                TOKEN);
     }
 
     private static String newDraft() throws Exception {
