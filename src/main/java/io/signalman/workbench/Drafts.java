@@ -11,19 +11,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Drafts: server-side copies of the rule bundle under {@code <data>/workbench/drafts/<id>/rules/},
- * each edited file by file, with a record ({@code draft.json}) of the revision it was made from,
- * its version and its status. Every change names the version it was made to, and a change to
- * an older version is refused (409 {@code draft_changed}): two people saving one draft cannot
+ * each edited file by file, with a record ({@link DraftRecords}) of the revision it was made
+ * from, its version and its status. Every change names the version it was made to, and a change
+ * to an older version is refused (409 {@code draft_changed}): two people saving one draft cannot
  * lose each other's edits. A closed draft ({@link DraftStatus}) takes no change. A draft is
  * bounded (file size, total size, file count), its file names cannot leave its folder
  * ({@link DraftPaths}), and closed drafts are pruned, oldest first, past {@link #KEEP_CLOSED}.
@@ -43,12 +41,12 @@ final class Drafts {
 
     private final Path root;
     private final Revisions revisions;
-    /** Drafts going through the activation gate: their files must not change under it. */
-    private final Set<String> activating = new HashSet<>();
+    private final DraftRecords records;
 
     Drafts(Path data, Revisions revisions) {
         this.root = data.resolve("workbench").resolve("drafts");
         this.revisions = revisions;
+        this.records = new DraftRecords(root);
     }
 
     /**
@@ -58,7 +56,7 @@ final class Drafts {
      */
     synchronized String create(BundleFiles base, Map<String, byte[]> files, String origin, String note) {
         List<String> ids = ids();
-        long open = ids.stream().filter(i -> !"activated".equals(status(i)) && !"discarded".equals(status(i))).count();
+        long open = ids.stream().filter(i -> !DraftRecords.closed(records.read(i).path("status").asText())).count();
         if (open >= MAX_DRAFTS) {
             throw new WorkbenchException(409, "too_many_drafts", "there are already " + MAX_DRAFTS
                     + " open drafts: discard one first");
@@ -79,7 +77,7 @@ final class Drafts {
             ObjectNode meta = Json.object().put("id", id).put("base_revision", base.revision()).put("created_at", now)
                     .put("origin", origin).put("status", "open").put("version", 1).put("saved_at", now);
             meta.put("suggested_note", note);
-            writeMeta(id, meta);
+            records.write(id, meta);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a draft under " + root, e);
         }
@@ -97,11 +95,8 @@ final class Drafts {
     }
 
     ObjectNode meta(String id) {
-        try {
-            return (ObjectNode) Json.parse(Files.readAllBytes(rules(id).getParent().resolve("draft.json")));
-        } catch (IOException | io.signalman.json.InputException | ClassCastException e) {
-            throw new WorkbenchException(500, "draft_unreadable", "the draft's draft.json cannot be read: " + e.getMessage());
-        }
+        rules(id);
+        return records.read(id);
     }
 
     List<String> ids() {
@@ -138,7 +133,7 @@ final class Drafts {
     /** Writes one file (creating it when new), within the draft's bounds, to {@code version}. */
     synchronized void write(String id, String name, String text, long version) {
         Path p = DraftPaths.resolve(rules(id), name);
-        ObjectNode meta = editable(id, version);
+        ObjectNode meta = records.editable(id, version);
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > MAX_FILE_BYTES) {
             throw new WorkbenchException(413, "file_too_large", name + " is " + bytes.length + " bytes; a draft file may have at most "
@@ -151,12 +146,12 @@ final class Drafts {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        saved(id, meta, name);
+        records.saved(id, meta, name);
     }
 
     synchronized void delete(String id, String name, long version) {
         Path p = DraftPaths.resolve(rules(id), name);
-        ObjectNode meta = editable(id, version);
+        ObjectNode meta = records.editable(id, version);
         try {
             if (!Files.deleteIfExists(p)) {
                 throw new WorkbenchException(404, "unknown_file", "the draft has no file \"" + name + "\"");
@@ -164,7 +159,7 @@ final class Drafts {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        saved(id, meta, name);
+        records.saved(id, meta, name);
     }
 
     /**
@@ -172,7 +167,7 @@ final class Drafts {
      * against {@code base}, the revision the draft is now made from.
      */
     synchronized void replace(String id, long version, BundleFiles base, Map<String, byte[]> files) {
-        ObjectNode meta = editable(id, version);
+        ObjectNode meta = records.editable(id, version);
         Path rules = rules(id);
         BundleFiles now = files(id);
         try {
@@ -192,71 +187,40 @@ final class Drafts {
         revisions.keep(base);
         meta.put("rebased_from", meta.path("base_revision").asText());
         meta.put("base_revision", base.revision());
-        saved(id, meta, null);
+        records.saved(id, meta, null);
     }
 
     /** Closes the draft as discarded: kept to be read, never changed again. */
-    synchronized ObjectNode discard(String id) {
-        ObjectNode meta = meta(id);
-        if (activating.contains(id)) {
+    synchronized void discard(String id) {
+        rules(id);
+        if (records.activating(id)) {
             throw new WorkbenchException(409, "draft_activating", "the draft is being activated right now");
         }
-        if (!meta.path("status").asText().equals("activated")) {
-            meta.put("status", "discarded").put("closed_at", Instant.now().toString());
-            writeMeta(id, meta);
-        }
-        return meta;
+        records.closeAs(id, "discarded");
     }
 
     /**
      * Marks the draft as going through activation (its version must be {@code version} when one
      * is given); no change is taken until {@link #activated} or {@link #released}.
      */
-    synchronized ObjectNode activating(String id, Long version) {
-        ObjectNode meta = editable(id, version == null ? meta(id).path("version").asLong() : version);
-        activating.add(id);
-        return meta;
+    synchronized void activating(String id, Long version) {
+        rules(id);
+        records.editable(id, version == null ? records.read(id).path("version").asLong(1) : version);
+        records.startActivation(id);
     }
 
     /** The activation went through as {@code seq}: the draft is closed, its suggested note cleared. */
     synchronized void activated(String id, long seq) {
-        activating.remove(id);
-        ObjectNode meta = meta(id);
-        meta.put("status", "activated").put("activated_as", seq).put("closed_at", Instant.now().toString());
-        meta.putNull("suggested_note");
-        writeMeta(id, meta);
+        records.endActivation(id);
+        ObjectNode meta = records.read(id);
+        meta.put("activated_as", seq).putNull("suggested_note");
+        records.write(id, meta);
+        records.closeAs(id, "activated");
     }
 
     /** The activation was refused: the draft takes changes again. */
     synchronized void released(String id) {
-        activating.remove(id);
-    }
-
-    /** The stored record, when the draft may change and {@code version} is its version; 409 otherwise. */
-    private ObjectNode editable(String id, long version) {
-        ObjectNode meta = meta(id);
-        String status = meta.path("status").asText("open");
-        if (status.equals("activated") || status.equals("discarded")) {
-            throw new WorkbenchException(409, "draft_closed", "this draft is " + status + " and takes no more changes: "
-                    + "make a new draft from the live rules");
-        }
-        if (activating.contains(id)) {
-            throw new WorkbenchException(409, "draft_activating", "the draft is being activated right now; wait for the outcome");
-        }
-        long current = meta.path("version").asLong(1);
-        if (version != current) {
-            ObjectNode d = Json.object().put("version", current).put("your_version", version)
-                    .put("saved_at", meta.path("saved_at").asText(null)).put("saved_file", meta.path("saved_file").asText(null));
-            throw new WorkbenchException(409, "draft_changed", "the draft was saved by someone else since you opened it (it is at "
-                    + "version " + current + ", you edited version " + version + "): your text is not lost, but reload the "
-                    + "draft and bring your edit over so that theirs is kept too", d);
-        }
-        return meta;
-    }
-
-    private void saved(String id, ObjectNode meta, String file) {
-        meta.put("version", meta.path("version").asLong(1) + 1).put("saved_at", Instant.now().toString()).put("saved_file", file);
-        writeMeta(id, meta);
+        records.endActivation(id);
     }
 
     private static void bounded(BundleFiles now) {
@@ -267,24 +231,12 @@ final class Drafts {
         }
     }
 
-    private String status(String id) {
-        return meta(id).path("status").asText("open");
-    }
-
     /** Closed drafts past {@link #KEEP_CLOSED}, the longest closed first, are deleted. */
     private void prune(List<String> ids) {
-        List<ObjectNode> closed = ids.stream().map(this::meta).filter(m -> !m.path("closed_at").isMissingNode()
+        List<ObjectNode> closed = ids.stream().map(records::read).filter(m -> !m.path("closed_at").isMissingNode()
                 && !m.path("closed_at").isNull()).sorted(java.util.Comparator.comparing(m -> m.path("closed_at").asText())).toList();
         for (int i = 0; i < closed.size() - KEEP_CLOSED; i++) {
             deleteTree(root.resolve(closed.get(i).path("id").asText()));
-        }
-    }
-
-    private void writeMeta(String id, ObjectNode meta) {
-        try {
-            AtomicFiles.write(root.resolve(id).resolve("draft.json"), Json.bytes(meta));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the record of draft " + id, e);
         }
     }
 
