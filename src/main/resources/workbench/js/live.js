@@ -9,6 +9,7 @@ let root;
 let app;
 let stop = null;
 let ui;
+let searches = 0;
 const MAX = 200;
 
 export function init(section, a) {
@@ -54,8 +55,10 @@ async function search() {
   if (ui.id.value.trim()) q.set('decision_id', ui.id.value.trim());
   q.set('limit', '50');
   ui.status.textContent = 'searching the decision log…';
+  const seq = ++searches;
   try {
     const r = await get('decisions?' + q);
+    if (seq !== searches) return; // a newer search was asked for meanwhile: its answer is the one to show
     clear(ui.rows);
     r.decisions.forEach(d => ui.rows.append(row(d)));
     ui.status.textContent = r.decisions.length ? r.decisions.length + ' decision(s), newest first' +

@@ -43,7 +43,7 @@ async function loadDrafts(selected) {
   const keep = selected || ui.draft.value;
   clear(ui.draft).append(el('option', {value: ''}, '(the live rules)'));
   try {
-    for (const d of await get('drafts')) ui.draft.append(el('option', {value: d.id}, 'draft ' + d.id));
+    for (const d of await get('drafts')) ui.draft.append(el('option', {value: d.id}, 'draft ' + d.id + ' (' + d.status.replace(/_/g, ' ') + ')'));
   } catch (e) { /* reading drafts may need a token; the live rules still show */ }
   ui.draft.value = keep;
   if (ui.draft.value !== keep) ui.draft.value = '';

@@ -6,6 +6,8 @@ let form;
 let examples = [];
 /** The rule names of each pack, for the "why not this rule" picker. */
 let rulesByPack = {};
+/** Decisions asked for: only the answer to the latest is shown. */
+let asked = 0;
 
 export function init(section) {
   root = section;
@@ -121,8 +123,10 @@ async function decide() {
   }
   if (form.draft.value) body.draft = form.draft.value;
   if (form.whyNot.value) body.why_not = form.whyNot.value;
+  const seq = ++asked;
   try {
     const r = await call('POST', 'try', body);
+    if (seq !== asked) return;
     const columns = el('div', {class: 'columns'}, column('Live rules', r.live, null, 'live'));
     if (r.draft) columns.append(column('Draft ' + form.draft.value, r.draft, r.live, 'draft'));
     if (r.draft_error) {
@@ -133,6 +137,7 @@ async function decide() {
     }
     clear(form.out).append(columns);
   } catch (e) {
+    if (seq !== asked) return;
     clear(form.out).append(el('p', {class: 'error'}, e.message),
       el('ul', {class: 'problems'}, (e.details && e.details.errors || []).map(x => el('li', {class: 'error'}, x.file + ':' + x.line + ': ' + x.message))));
   }

@@ -297,6 +297,7 @@ class WorkbenchBrowserTest {
         WebElement idBox = browser.driver.findElement(By.id("live-id"));
         idBox.sendKeys(id);
         click(By.id("live-search"));
+        browser.waitForText(By.id("live-status"), "1 decision(s), newest first");
         WebElement row = browser.waitForText(By.cssSelector("#live-list tr.decision-row[data-id='" + id + "']"),
                 "vp-trading (copied: cfo, mission-control)");
         browser.shot("live");
