@@ -41,7 +41,8 @@ export function runImpact(draftId, app) {
   });
   return el('div', {},
     el('p', {class: 'muted'}, 'Replays the draft against the live rules over the golden history and, if ticked, over the ',
-      'decision log (a window of it, when times are given). Every decision that would change is listed, grouped by old rule → new rule.'),
+      'decision log (a window of it, when times are given). Every decision that would change is counted and said in words, by the ',
+      'rules or table rows whose contribution changed, with examples to open in Try.'),
     el('div', {class: 'form'}, el('label', {}, withLog, ' include the decision log'),
       el('label', {}, 'since ', since), el('label', {}, 'until ', until), el('label', {}, 'sample ', sample), go),
     el('div', {}, bar, ' ', phase), out);
@@ -66,7 +67,7 @@ function report(title, r, draftId, app) {
       el('ul', {}, g.effects.map(e => el('li', {class: 'effect'}, el('span', {class: 'sentence'}, e.sentence),
         el('ul', {class: 'examples'}, e.examples.map(x => el('li', {},
           el('span', {class: 'muted', title: x.record}, x.record.split('/').slice(-2).join('/') + ' '),
-          Object.entries(x.diff).map(([f, d]) => el('code', {}, f + ': ' + JSON.stringify(d.old) + ' → ' + JSON.stringify(d.new) + ' ')),
+          changes(x.diff),
           tryIt(x))),
           e.more ? el('li', {class: 'muted more'}, e.more + ' more') : ''))))));
   }
@@ -77,7 +78,7 @@ function report(title, r, draftId, app) {
           el('span', {class: 'badge'}, g.count + ' decision(s)')),
         el('ul', {}, g.examples.map(x => el('li', {},
           el('span', {class: 'muted', title: x.record}, x.record.split('/').slice(-2).join('/') + ' '),
-          Object.entries(x.diff).map(([f, d]) => el('code', {}, f + ': ' + JSON.stringify(d.old) + ' → ' + JSON.stringify(d.new) + ' ')),
+          changes(x.diff),
           tryIt(x))), g.count > g.examples.length ? el('li', {class: 'muted more'}, (g.count - g.examples.length) + ' more') : '')))));
   }
   for (const v of r.invariant_violations) {
@@ -103,6 +104,25 @@ function because(g) {
       b.file ? ' (' + b.file + ':' + b.line + ')' : '')), ' ');
   }
   return el('span', {}, g.files && g.files.length ? 'Because of ' + g.files.join(', ') + ' ' : 'Other changes ');
+}
+
+/** What changed in one decision, field by field down to the values that differ (model.score: 0.35 → 0.4), not whole objects. */
+function changes(diff) {
+  const out = [];
+  const walk = (path, a, b) => {
+    if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(path + '.' + k, a[k], b[k]);
+    } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+      out.push(el('code', {}, path + ': ' + show(a) + ' → ' + show(b) + ' '));
+    }
+  };
+  for (const [f, d] of Object.entries(diff)) walk(f, d.old, d.new);
+  return out;
+}
+
+function show(v) {
+  if (v === undefined || v === null) return 'nothing';
+  return Array.isArray(v) ? '[' + v.join(', ') + ']' : typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 function packOf(change) {
