@@ -46,18 +46,26 @@ final class DraftHandlers {
         return show(drafts.create(live, map(live), "the live rules", null));
     }
 
-    /** A draft: its record and status, its files against the live rules, and its whole check. */
+    /**
+     * A draft: its record and status, its files against the revision it was made from (what the
+     * draft itself changes: for an up-to-date draft, the live rules), and its whole check.
+     */
     ObjectNode show(String id) {
         BundleFiles files = drafts.files(id);
         BundleFiles live = live();
-        ObjectNode n = DraftStatus.shown(drafts.meta(id), live.revision());
+        ObjectNode meta = drafts.meta(id);
+        ObjectNode n = DraftStatus.shown(meta, live.revision());
         n.put("live_revision", live.revision());
+        String baseRevision = meta.path("base_revision").asText();
+        Revisions revisions = activations.log().revisions();
+        BundleFiles base = baseRevision.equals(live.revision()) || !revisions.has(baseRevision) ? live : revisions.read(baseRevision);
         ArrayNode list = n.putArray("files");
         for (String p : files.paths()) {
-            String status = !live.paths().contains(p) ? "added" : Arrays.equals(live.bytes(p), files.bytes(p)) ? "unchanged" : "changed";
+            String status = !base.paths().contains(p) ? "added" : Arrays.equals(base.bytes(p), files.bytes(p)) ? "unchanged" : "changed";
             list.addObject().put("path", p).put("status", status);
         }
-        live.paths().stream().filter(p -> !files.paths().contains(p)).forEach(p -> list.addObject().put("path", p).put("status", "removed"));
+        base.paths().stream().filter(p -> !files.paths().contains(p))
+                .forEach(p -> list.addObject().put("path", p).put("status", "removed"));
         DraftCheck.Full full = check.of(files);
         n.set("check", full.check());
         n.set("scenarios", full.scenarios());

@@ -63,7 +63,8 @@ public record TableLayout(String name, int line, List<Column> columns, List<Row>
             List<Integer> at = kinds.tailMap(s.column(), true).entrySet().stream().filter(e -> !e.getValue().isBlank())
                     .map(Map.Entry::getKey).toList();
             List<Column> columns = at.stream().map(c -> new Column(cell(cells, s.row() + KIND_ROW, c),
-                    cell(cells, s.row() + TYPE_ROW, c), cell(cells, s.row() + CODE_ROW, c), cell(cells, s.row() + LABEL_ROW, c), c)).toList();
+                    cell(cells, s.row() + TYPE_ROW, c), cell(cells, s.row() + CODE_ROW, c), cell(cells, s.row() + LABEL_ROW, c),
+                    c)).toList();
             List<Row> rows = new ArrayList<>();
             for (int line : ruleLines) {
                 int row = line - 1;
