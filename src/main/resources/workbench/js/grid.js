@@ -37,6 +37,10 @@ export async function tableGrid(draft, path, tableName, save, done) {
   if (!table) {
     return el('p', {class: 'error'}, 'The draft\'s ' + path + ' has no readable table "' + tableName + '": edit it as text, at the errors shown.');
   }
+  if (file.text.split('\n').some(l => (l.match(/"/g) || []).length % 2 === 1)) {
+    // A quoted cell over several lines: rows are found by line, so the grid would write the wrong ones.
+    return el('p', {class: 'error'}, path + ' has a cell written over several lines: edit it as text ("Edit in a draft").');
+  }
   const rows = table.rows.map(r => ({line: r.line, cells: r.cells.slice(), removed: false}));
   const body = el('tbody', {});
   const problems = el('ul', {class: 'problems', id: 'grid-problems'});

@@ -153,8 +153,10 @@ function showTables(settled, which, draft) {
       f.warnings.length ? problems(draft, 'warning', f.warnings) : '',
       f.tables.map(t => {
         const box = el('div', {class: 'table-view'}, decisionTable(t));
-        const grid = el('button', {class: 'small grid-edit', 'data-path': f.path, 'data-table': t.name}, 'Edit as a grid');
-        grid.addEventListener('click', () => editGrid(draft, f.path, t.name, box, grid));
+        // A CSV table is text the grid writes back; a spreadsheet (.xlsx) is edited in its own program.
+        const grid = f.path.endsWith('.csv') ? el('button', {class: 'small grid-edit', 'data-path': f.path, 'data-table': t.name},
+          'Edit as a grid') : el('span', {class: 'muted'}, '');
+        if (f.path.endsWith('.csv')) grid.addEventListener('click', () => editGrid(draft, f.path, t.name, box, grid));
         return el('div', {}, el('h4', {}, t.name, ' ', el('span', {class: 'muted'}, 'line ' + t.line), ' ', grid), box);
       })));
   }
