@@ -1,9 +1,23 @@
 import {call} from './api.js';
 import {el, clear} from './dom.js';
 
-/** Activation of a draft through the reload gate, with a required note. */
-export function activationForm(draftId, app, done) {
+/**
+ * Activation of a draft through the reload gate, with a required note. Only an open, up-to-date
+ * draft can be activated; the form names the draft version it activates, and once the draft is
+ * activated the form is gone with it (the note and the tick never carry over to another draft).
+ */
+/** Notes typed but not yet used, by draft: a save redraws the form, and must not lose them. */
+const typed = new Map();
+
+export function activationForm(draft, app, done) {
+  if (draft.status !== 'open') {
+    const why = draft.status === 'out_of_date' ? 'This draft is out of date: rebase it onto the live rules first (above).'
+      : 'This draft is ' + draft.status + ' and closed: nothing more to activate.';
+    return el('p', {class: 'muted', id: 'activate-closed'}, why);
+  }
   const note = el('textarea', {id: 'activate-note', rows: 3, placeholder: 'What changes, and why (required; it goes in the activation record)'});
+  note.value = typed.has(draft.id) ? typed.get(draft.id) : draft.suggested_note || '';
+  note.addEventListener('input', () => typed.set(draft.id, note.value));
   const accept = el('input', {id: 'activate-accept', type: 'checkbox'});
   const go = el('button', {id: 'activate-go', class: 'primary danger'}, 'Activate this draft');
   const out = el('div', {id: 'activate-out'});
@@ -11,24 +25,26 @@ export function activationForm(draftId, app, done) {
     go.disabled = true;
     clear(out).append(el('p', {class: 'muted'}, 'Checking the draft through the reload gate…'));
     try {
-      const r = await call('POST', 'drafts/' + draftId + '/activate', {note: note.value, accept_golden_changes: accept.checked});
+      const r = await call('POST', 'drafts/' + draft.id + '/activate', {note: note.value, accept_golden_changes: accept.checked,
+        version: draft.version});
+      note.value = '';
+      typed.delete(draft.id);
+      accept.checked = false;
       clear(out).append(el('p', {class: 'ok', id: 'activate-result'}, 'Activated: the live rules are now ' + r.new_revision +
         ' (were ' + r.old_revision + '). Recorded as activation #' + r.seq + ' by ' + r.who + '.'));
-      app.refreshRevision();
-      done();
+      await done(r);
     } catch (e) {
       clear(out).append(el('p', {class: 'error', id: 'activate-result'}, 'Refused (' + e.status + ' ' + (e.code || '') + '): ' + e.message),
         el('ul', {}, (e.details && e.details.errors || []).map(x => el('li', {}, x.file + ':' + x.line + ': ' + x.message))),
         e.details && e.details.golden_history ? el('ul', {}, e.details.golden_history.changes.map(g =>
           el('li', {}, g.from_rule + ' → ' + g.to_rule + ': ' + g.count + ' recorded decision(s)'))) : '');
-    } finally {
       go.disabled = false;
     }
   });
   return el('div', {},
     el('p', {class: 'muted'}, 'Activation goes through the same gate as a reload: the draft must compile, the golden history must ',
       'replay unchanged (or its changes be accepted here, on the record) and every invariant must hold. ',
-      'The files are then written into the rules folder and the change is recorded with your note.'),
+      'The files are then written into the rules folder, the change is recorded with your note, and this draft is closed.'),
     el('label', {class: 'block'}, 'Note', note),
     el('label', {}, accept, ' The golden-history changes shown by the impact are intended: record the new decisions'),
     el('div', {class: 'toolbar'}, go), out);

@@ -32,9 +32,14 @@ export async function show() {
           el('td', {}, a.id), el('td', {}, a.is_terminal ? 'yes' : ''), el('td', {}, a.wait_for_signal ? 'yes' : ''),
           el('td', {}, (a.handoff_targets || []).join(', '))))));
     }
+    // "Reports to" is the card's reports_to as the file says it; manager(a), which routing uses, falls back to
+    // openclaw for an agent that reports to no one, and is said apart so that the chart never shows a loop.
     root.append(el('h2', {}, 'Broker org chart'), table(['Agent', 'Name', 'Title', 'Role', 'Reports to', 'May send'],
-      org.map(c => el('tr', {}, el('td', {}, c.id), el('td', {}, c.name || ''), el('td', {}, c.title || ''), el('td', {}, c.role || ''),
-        el('td', {}, c.manager), el('td', {}, c.authority ? c.authority.join(', ') : 'anything')))));
+      org.map(c => el('tr', {'data-agent': c.id}, el('td', {}, c.id), el('td', {}, c.name || ''), el('td', {}, c.title || ''),
+        el('td', {}, c.role || ''),
+        el('td', {class: 'reports-to'}, c.reports_to || el('span', {class: 'muted'}, 'no one (routing sends what would go to its ' +
+          'manager to ' + c.manager + ')')),
+        el('td', {}, c.authority ? c.authority.join(', ') : 'anything')))));
   } catch (e) {
     clear(root).append(el('p', {class: 'error'}, e.message));
   }

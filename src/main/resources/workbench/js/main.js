@@ -1,5 +1,4 @@
 import {get, token, setToken} from './api.js';
-import {el, clear} from './dom.js';
 import * as rules from './rules.js';
 import * as tryMsg from './try.js';
 import * as scenarios from './scenarios.js';
@@ -17,11 +16,7 @@ export const app = {
     app.notice('');
     for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('active', b.dataset.tab === name);
     for (const key of Object.keys(tabs)) document.getElementById('tab-' + key).hidden = key !== name;
-    const section = document.getElementById('tab-' + name);
-    if (!shown.has(name)) {
-      shown.add(name);
-      tabs[name].init(section, app);
-    }
+    ensure(name);
     if (tabs[name].show) tabs[name].show(arg);
   },
   notice(text, kind) {
@@ -29,6 +24,16 @@ export const app = {
     n.hidden = !text;
     n.className = 'notice ' + (kind || '');
     n.textContent = text || '';
+  },
+  /** An open, up-to-date draft to put an edit in, as "Edit in a draft" picks it (made when there is none). */
+  async editDraft(preferred) {
+    ensure('drafts');
+    return drafts.draftToEdit(preferred);
+  },
+  /** Saves a file of the draft the Drafts tab has open; answers with the draft and its whole check. */
+  async saveDraftFile(path, text) {
+    ensure('drafts');
+    return drafts.saveFile(path, text);
   },
   async refreshRevision() {
     try {
@@ -41,6 +46,14 @@ export const app = {
   },
 };
 
+/** Sets a tab up once, shown or not (another tab may need its work: a grid saves through the drafts). */
+function ensure(name) {
+  if (!shown.has(name)) {
+    shown.add(name);
+    tabs[name].init(document.getElementById('tab-' + name), app);
+  }
+}
+
 const tokenInput = document.getElementById('token');
 tokenInput.value = token();
 tokenInput.addEventListener('change', () => {
@@ -52,5 +65,3 @@ for (const b of document.querySelectorAll('#tabs button')) {
 }
 app.refreshRevision();
 app.show(location.hash.slice(1) in tabs ? location.hash.slice(1) : 'rules');
-// Keep unused helpers referenced for tooling that flags them.
-void el; void clear;

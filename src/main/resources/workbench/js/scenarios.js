@@ -1,5 +1,7 @@
 import {get} from './api.js';
 import {el, clear, json, table} from './dom.js';
+import {tableGrid} from './grid.js';
+import {statusLine} from './check.js';
 
 // Scenarios and decision tables, of the live rules or of a draft: the scenarios run exactly as
 // "bin/signalman test" and the reload gate run them, the tables as Drools reads them.
@@ -41,7 +43,7 @@ async function loadDrafts(selected) {
   const keep = selected || ui.draft.value;
   clear(ui.draft).append(el('option', {value: ''}, '(the live rules)'));
   try {
-    for (const d of await get('drafts')) ui.draft.append(el('option', {value: d.id}, 'draft ' + d.id));
+    for (const d of await get('drafts')) ui.draft.append(el('option', {value: d.id}, 'draft ' + d.id + ' (' + d.status.replace(/_/g, ' ') + ')'));
   } catch (e) { /* reading drafts may need a token; the live rules still show */ }
   ui.draft.value = keep;
   if (ui.draft.value !== keep) ui.draft.value = '';
@@ -149,9 +151,36 @@ function showTables(settled, which, draft) {
       el('h3', {}, el('span', {class: 'file'}, f.path), ' ', editButton(draft, f.path)),
       f.errors.length ? problems(draft, 'error', f.errors) : '',
       f.warnings.length ? problems(draft, 'warning', f.warnings) : '',
-      f.tables.map(t => el('div', {},
-        el('h4', {}, t.name, ' ', el('span', {class: 'muted'}, 'line ' + t.line)),
-        decisionTable(t)))));
+      f.tables.map(t => {
+        const box = el('div', {class: 'table-view'}, decisionTable(t));
+        // A CSV table is text the grid writes back; a spreadsheet (.xlsx) is edited in its own program.
+        const grid = f.path.endsWith('.csv') ? el('button', {class: 'small grid-edit', 'data-path': f.path, 'data-table': t.name},
+          'Edit as a grid') : el('span', {class: 'muted'}, '');
+        if (f.path.endsWith('.csv')) grid.addEventListener('click', () => editGrid(draft, f.path, t.name, box, grid));
+        return el('div', {}, el('h4', {}, t.name, ' ', el('span', {class: 'muted'}, 'line ' + t.line), ' ', grid), box);
+      })));
+  }
+}
+
+/**
+ * The table as a grid, in a draft that can take the edit (the one chosen here when it is open and
+ * up to date, else as "Edit in a draft" picks one); after a save, the tab shows that draft.
+ */
+async function editGrid(draft, path, name, box, button) {
+  button.disabled = true;
+  clear(box).append(el('p', {class: 'muted'}, 'Opening the table in a draft…'));
+  try {
+    const id = await app.editDraft(draft || undefined);
+    if (!id) throw new Error('no draft to edit in (the admin token is needed to make one)');
+    clear(box).append(await tableGrid(id, path, name, text => app.saveDraftFile(path, text), async d => {
+      const line = statusLine(d);
+      await loadDrafts(id);
+      await load();
+      app.notice(path + ' saved to draft ' + id + '. ' + line.text, line.ok ? 'ok' : 'error');
+    }));
+  } catch (e) {
+    clear(box).append(el('p', {class: 'error'}, 'Cannot edit the table: ' + e.message));
+    button.disabled = false;
   }
 }
 

@@ -4,6 +4,10 @@ import {el, clear, json} from './dom.js';
 let root;
 let form;
 let examples = [];
+/** The rule names of each pack, for the "why not this rule" picker. */
+let rulesByPack = {};
+/** Decisions asked for: only the answer to the latest is shown. */
+let asked = 0;
 
 export function init(section) {
   root = section;
@@ -13,46 +17,83 @@ export function init(section) {
     input: el('textarea', {id: 'try-input', rows: 12, spellcheck: 'false'}),
     state: el('textarea', {id: 'try-state', rows: 4, spellcheck: 'false', placeholder: 'state_before (stateful packs only)'}),
     draft: el('select', {id: 'try-draft'}),
+    whyNot: el('select', {id: 'try-why-not'}),
     go: el('button', {id: 'try-go', class: 'primary'}, 'Decide'),
-    out: el('div', {id: 'try-out', class: 'columns'}),
+    origin: el('p', {id: 'try-origin', class: 'muted'}),
+    out: el('div', {id: 'try-out'}),
   };
-  form.pack.addEventListener('change', () => loadExamples());
+  form.pack.addEventListener('change', async () => {
+    await loadExamples();
+    fillWhyNot();
+  });
   form.example.addEventListener('change', () => pick(Number(form.example.value)));
   form.go.addEventListener('click', () => decide());
+  form.whyNot.addEventListener('change', () => decide());
   root.append(el('h2', {}, 'Try a message'),
-    el('p', {class: 'muted'}, 'Decide one message with the live rules and with a draft, side by side, and see why each rule did or did not decide. ',
-      'Nothing is logged and nothing changes.'),
+    el('p', {class: 'muted'}, 'Decide one message with the live rules and with a draft, side by side, and see why each rule did or did not decide, ',
+      'with the values its conditions read. Nothing is logged and nothing changes.'),
     el('div', {class: 'form'},
       el('label', {}, 'Pack ', form.pack), el('label', {}, 'Example from the golden history ', form.example),
       el('label', {}, 'Compare with draft ', form.draft)),
+    form.origin,
     el('label', {class: 'block'}, 'Message (JSON)', form.input),
     el('label', {class: 'block'}, 'State before (JSON, stateful packs)', form.state),
-    form.go, form.out);
+    el('div', {class: 'form'}, form.go, el('label', {}, 'Why not this rule? ', form.whyNot)), form.out);
   for (const p of ['broker', 'signals', 'fsm', 'dispatch', 'handoff']) form.pack.append(el('option', {value: p}, p));
 }
 
-/** arg: {pack, input, state_before, draft} to open a given message (from an impact example). */
+/**
+ * arg: {pack, input, state_before, draft?, decision_id?, at?, rules_revision?} opens a given message
+ * (an impact example, a logged decision) and decides it at once.
+ */
 export async function show(arg) {
-  await loadDrafts(arg && arg.draft);
+  await Promise.all([loadDrafts(arg && arg.draft), loadRules()]);
   if (arg && arg.pack) {
     form.pack.value = arg.pack;
     await loadExamples();
-    form.example.prepend(el('option', {value: -1}, '(the message from the impact)'));
+    fillWhyNot();
+    const label = arg.decision_id ? '(decision ' + arg.decision_id + ' from the log)' : '(the message from the impact)';
+    form.example.prepend(el('option', {value: -1}, label));
     form.example.value = -1;
     form.input.value = json(arg.input);
     form.state.value = arg.state_before ? json(arg.state_before) : '';
+    form.origin.textContent = arg.decision_id ? 'Decision ' + arg.decision_id + ', logged ' + new Date(arg.at).toLocaleString() +
+      ' with rules ' + (arg.rules_revision || '').slice(0, 19) + '…, decided again here with the live rules' +
+      (form.draft.value ? ' and the draft' : '') + '.' : '';
     decide();
-  } else if (!examples.length) {
-    await loadExamples();
+  } else {
+    form.origin.textContent = '';
+    if (!examples.length) await loadExamples();
+    fillWhyNot();
   }
 }
 
 async function loadDrafts(selected) {
+  const keep = selected || form.draft.value;
   clear(form.draft).append(el('option', {value: ''}, '(live rules only)'));
   try {
-    for (const d of await get('drafts')) form.draft.append(el('option', {value: d.id}, 'draft ' + d.id));
+    for (const d of await get('drafts')) {
+      if (d.status === 'open' || d.status === 'out_of_date') form.draft.append(el('option', {value: d.id}, 'draft ' + d.id));
+    }
   } catch (e) { /* reading drafts may need a token; live-only still works */ }
-  if (selected) form.draft.value = selected;
+  form.draft.value = keep || '';
+  if (form.draft.value !== (keep || '')) form.draft.value = '';
+}
+
+async function loadRules() {
+  try {
+    const r = await get('rules');
+    rulesByPack = {};
+    for (const p of r.packs) rulesByPack[p.name] = p.rules.map(x => x.name);
+  } catch (e) { /* the picker stays empty; deciding still works */ }
+}
+
+function fillWhyNot() {
+  const keep = form.whyNot.value;
+  clear(form.whyNot).append(el('option', {value: ''}, '(choose a rule)'));
+  for (const name of rulesByPack[form.pack.value] || []) form.whyNot.append(el('option', {value: name}, name));
+  form.whyNot.value = keep;
+  if (form.whyNot.value !== keep) form.whyNot.value = '';
 }
 
 async function loadExamples() {
@@ -67,6 +108,7 @@ function pick(i) {
   if (!x) return;
   form.input.value = json(x.input);
   form.state.value = x.state_before ? json(x.state_before) : '';
+  form.origin.textContent = '';
 }
 
 async function decide() {
@@ -80,28 +122,54 @@ async function decide() {
     return;
   }
   if (form.draft.value) body.draft = form.draft.value;
+  if (form.whyNot.value) body.why_not = form.whyNot.value;
+  const seq = ++asked;
   try {
     const r = await call('POST', 'try', body);
-    clear(form.out).append(column('Live rules', r.live), r.draft ? column('Draft ' + form.draft.value, r.draft, r.live) : '');
+    if (seq !== asked) return;
+    const columns = el('div', {class: 'columns'}, column('Live rules', r.live, null, 'live'));
+    if (r.draft) columns.append(column('Draft ' + form.draft.value, r.draft, r.live, 'draft'));
+    if (r.draft_error) {
+      // The live result always shows; a draft that does not compile says why beside it.
+      columns.append(el('div', {class: 'column decision', id: 'try-draft-error'}, el('h3', {}, 'Draft ' + r.draft_error.draft),
+        el('p', {class: 'error'}, r.draft_error.message + '.'),
+        el('ul', {class: 'problems'}, r.draft_error.errors.map(x => el('li', {class: 'error'}, x.file + ':' + x.line + ': ' + x.message)))));
+    }
+    clear(form.out).append(columns);
   } catch (e) {
+    if (seq !== asked) return;
     clear(form.out).append(el('p', {class: 'error'}, e.message),
-      (e.details && e.details.errors || []).map(x => el('div', {class: 'error'}, x.file + ':' + x.line + ': ' + x.message)));
+      el('ul', {class: 'problems'}, (e.details && e.details.errors || []).map(x => el('li', {class: 'error'}, x.file + ':' + x.line + ': ' + x.message))));
   }
 }
 
-const META = new Set(['decision_id', 'rules_revision', 'rule', 'reason', 'rules_fired', 'explain']);
+const META = new Set(['decision_id', 'rules_revision', 'rule', 'reason', 'rules_fired', 'explain', 'why_not']);
 
-function column(title, d, other) {
+function column(title, d, other, side) {
   const fields = Object.entries(d).filter(([k]) => !META.has(k));
   const changed = k => other && JSON.stringify(other[k]) !== JSON.stringify(d[k]);
-  return el('div', {class: 'column decision'},
+  return el('div', {class: 'column decision', 'data-side': side},
     el('h3', {}, title),
     el('p', {}, 'Decided by ', el('strong', {class: 'decided-by'}, d.rule || '(no rule)')),
     el('p', {class: 'reason'}, d.reason ? 'because ' + d.reason : ''),
     el('table', {class: 'fields'}, el('tbody', {}, fields.map(([k, v]) =>
       el('tr', {class: changed(k) ? 'changed' : ''}, el('th', {}, k), el('td', {}, JSON.stringify(v)))))),
+    d.why_not ? whyNot(d.why_not) : '',
     el('h4', {}, 'Why, and why not'),
     el('ol', {class: 'explain'}, (d.explain || []).map(x => el('li', {class: 'status-' + x.status},
       el('span', {class: 'badge'}, x.status), ' ', el('span', {class: 'rule-name'}, x.rule), ' ',
-      el('span', {class: 'muted'}, x.file + ':' + x.line), el('div', {class: 'why'}, x.why)))));
+      el('span', {class: 'muted'}, x.file + ':' + x.line), el('div', {class: 'why'}, x.why),
+      x.constraints ? constraints(x.constraints) : ''))));
+}
+
+/** The answer to "why not this rule": how it took part, and each of its constraints with the values read. */
+function whyNot(w) {
+  return el('div', {class: 'why-not'}, el('h4', {}, 'Why not "' + w.rule + '"'),
+    el('p', {}, w.status ? el('span', {class: 'badge'}, w.status) : '', ' ', w.why),
+    w.constraints ? constraints(w.constraints) : '');
+}
+
+function constraints(list) {
+  return el('ul', {class: 'constraints'}, list.map(c => el('li', {class: c.result === true ? 'held' : c.result === false ? 'failed' : 'unknown'},
+    el('code', {}, c.text || c.constraint))));
 }

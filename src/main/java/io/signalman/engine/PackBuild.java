@@ -17,7 +17,9 @@ import org.kie.api.runtime.KieSession;
 /**
  * One pack on its way through a compile: {@link #start} reads its reference data and DRL and
  * starts building the units the cache lacks; {@link #finish} collects them, assembles a new
- * KieBase and checks it. Between the two, the other packs' units build too.
+ * KieBase and checks it. Between the two, the other packs' units build too. A little over 200
+ * lines: the order of the stages, and which still run once one has failed, is this class's one
+ * idea, and reads best in one place.
  */
 final class PackBuild {
 
@@ -36,6 +38,8 @@ final class PackBuild {
     private final PackDefinition def;
     private final List<BundleError> errors = new ArrayList<>();
     private ReferenceData reference = ReferenceData.NONE;
+    private boolean referenceLoaded;
+    private boolean semanticChecked;
     private DrlIndex index;
     /** Per unit, in plan order: its built form from the cache, or its build under way. */
     private final List<UnitBuilder.Built> cached = new ArrayList<>();
@@ -64,21 +68,24 @@ final class PackBuild {
                 }
             }
         });
-        if (!b.errors.isEmpty()) {
-            return b;
-        }
+        // A table that cannot be read stops nothing else: the other files are read and checked too,
+        // so that an analyst sees every error at once, not in waves.
         if (drl.isEmpty()) {
-            b.errors.add(new BundleError(def.name() + "/", 0, 0, "pack " + def.name() + " has no .drl files"));
+            if (b.errors.isEmpty()) {
+                b.errors.add(new BundleError(def.name() + "/", 0, 0, "pack " + def.name() + " has no .drl files"));
+            }
             return b;
         }
         try {
             b.reference = def.loadReference(all);
+            b.referenceLoaded = true;
         } catch (BundleException e) {
             b.errors.addAll(e.errors());
         }
         b.index = DrlIndex.of(def, drl, b.tables);
         b.errors.addAll(b.index.errors());
         if (b.index.unparsable()) {
+            b.semanticChecks();
             return b; // the compiler would only repeat the parser's errors
         }
         for (CompileUnit unit : CompileUnits.plan(def.name(), b.index.files().values(), policy)) {
@@ -131,6 +138,7 @@ final class PackBuild {
         }
         errors.addAll(unitErrors);
         if (!errors.isEmpty()) {
+            semanticChecks();
             return null;
         }
         KieBase kieBase = assemble(built);
@@ -153,6 +161,28 @@ final class PackBuild {
         warnings.addAll(index.warnings());
         warnings.addAll(def.lintWarnings(index.rules(), reference));
         return new CompiledPack(def, kieBase, index.parsed(), reference);
+    }
+
+    /**
+     * The pack's own checks (names the reference data does not know, an FSM's transitions) on the
+     * rules that were read, when the pack is refused anyway: a misspelt recipient is reported with
+     * a syntax error elsewhere, not after it is fixed. They need the reference data, so they wait
+     * for that to load; errors they repeat are reported once.
+     */
+    private void semanticChecks() {
+        if (semanticChecked || !referenceLoaded || index == null) {
+            return;
+        }
+        semanticChecked = true;
+        Set<BundleError> all = new LinkedHashSet<>(errors);
+        all.addAll(def.lint(index.rules(), reference));
+        try {
+            def.analyze(index.parsed(), reference);
+        } catch (BundleException e) {
+            all.addAll(e.errors());
+        }
+        errors.clear();
+        errors.addAll(all);
     }
 
     /** Stops builds nobody will collect (a compile that ended early). */

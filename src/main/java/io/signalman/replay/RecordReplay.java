@@ -24,13 +24,15 @@ final class RecordReplay {
 
     private final ReplayBundles bundles;
     private final Selection selection;
+    private final ChangeObserver observer;
     private final ReplayReport report = new ReplayReport();
     private final Map<String, Set<String>> fired = new HashMap<>();
     private final Map<String, DecisionPack<?, ?>> packs = new HashMap<>();
 
-    RecordReplay(ReplayBundles bundles, Selection selection) {
+    RecordReplay(ReplayBundles bundles, Selection selection, ChangeObserver observer) {
         this.bundles = bundles;
         this.selection = selection;
+        this.observer = observer;
     }
 
     ReplayReport report() {
@@ -99,6 +101,10 @@ final class RecordReplay {
         if (r.changed()) {
             report.changed(position, r.oldRule(), r.newRule(),
                     new ReplayReport.Change(path, line, rec.decisionId(), rec.input(), r.diff()));
+            if (observer != ChangeObserver.NONE) {
+                observer.changed(new ChangeObserver.Change(position, path + ":" + line, rec, r.diff(), r.firedBefore(rec),
+                        r.decision().evaluation().fired().stream().map(RuleInfo::name).toList()));
+            }
         } else {
             report.unchanged++;
         }

@@ -22,9 +22,10 @@ import java.util.Map;
  * {@code --accept} both compare through here, so they agree on what "changed" means.
  *
  * @param diff each differing field as {old, new}; null when nothing differs
+ * @param baseline the baseline's decision, or null when compared with the recorded one
  */
 record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<String, JsonNode[]> diff, String oldRule,
-                        String newRule) {
+                        String newRule, Decision<D> baseline) {
 
     static <I, D> Redecision<I, D> of(DecisionPack<I, D> pack, DecisionRecord rec, RuleBundle candidate, RuleBundle baseline)
             throws InputException {
@@ -34,11 +35,12 @@ record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<S
         JsonNode rule = rule(d);
         ObjectNode before;
         JsonNode beforeRule;
+        Decision<D> b = null;
         if (baseline == null) {
             before = rec.decision();
             beforeRule = before.get("rule");
         } else {
-            Decision<D> b = pack.decide(baseline, input, false);
+            b = pack.decide(baseline, input, false);
             before = pack.outcomeJson(b.outcome());
             beforeRule = rule(b);
         }
@@ -60,11 +62,21 @@ record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<S
             diff = diff == null ? new LinkedHashMap<>() : diff;
             diff.put("rule", new JsonNode[] {oldRule, rule});
         }
-        return new Redecision<>(input, d, outcome, diff, text(oldRule), text(rule));
+        return new Redecision<>(input, d, outcome, diff, text(oldRule), text(rule), b);
     }
 
     boolean changed() {
         return diff != null;
+    }
+
+    /** The rules that fired in what the candidate is compared with: the baseline's decision, or the record's. */
+    java.util.List<String> firedBefore(DecisionRecord rec) {
+        if (baseline != null) {
+            return baseline.evaluation().fired().stream().map(RuleInfo::name).toList();
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        rec.decision().path("rules_fired").forEach(f -> out.add(f.path("rule").asText()));
+        return out;
     }
 
     /**

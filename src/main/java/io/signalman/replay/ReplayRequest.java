@@ -13,16 +13,23 @@ import java.util.Objects;
  * @param threads replaying threads (at least 1)
  */
 public record ReplayRequest(RuleBundle candidate, RuleBundle baseline, Archive archive, Selection selection, int threads,
-                            ReplayListener listener) {
+                            ReplayListener listener, ChangeObserver observer) {
 
     public ReplayRequest {
         Objects.requireNonNull(candidate, "candidate");
         Objects.requireNonNull(archive, "archive");
         selection = selection == null ? Selection.ALL : selection;
         listener = listener == null ? ReplayListener.NONE : listener;
+        observer = observer == null ? ChangeObserver.NONE : observer;
         if (threads < 1) {
             throw new IllegalArgumentException("--threads must be at least 1, not " + threads);
         }
+    }
+
+    /** A replay nobody watches change by change (the command line's, the gate's, a cluster member's). */
+    public ReplayRequest(RuleBundle candidate, RuleBundle baseline, Archive archive, Selection selection, int threads,
+                         ReplayListener listener) {
+        this(candidate, baseline, archive, selection, threads, listener, ChangeObserver.NONE);
     }
 
     /** Every record of the archive against the recorded decisions, on every core, quietly. */
@@ -32,22 +39,26 @@ public record ReplayRequest(RuleBundle candidate, RuleBundle baseline, Archive a
     }
 
     public ReplayRequest withBaseline(RuleBundle rules) {
-        return new ReplayRequest(candidate, rules, archive, selection, threads, listener);
+        return new ReplayRequest(candidate, rules, archive, selection, threads, listener, observer);
     }
 
     public ReplayRequest withSelection(Selection s) {
-        return new ReplayRequest(candidate, baseline, archive, s, threads, listener);
+        return new ReplayRequest(candidate, baseline, archive, s, threads, listener, observer);
     }
 
     public ReplayRequest withThreads(int n) {
-        return new ReplayRequest(candidate, baseline, archive, selection, n, listener);
+        return new ReplayRequest(candidate, baseline, archive, selection, n, listener, observer);
     }
 
     public ReplayRequest withListener(ReplayListener l) {
-        return new ReplayRequest(candidate, baseline, archive, selection, threads, l);
+        return new ReplayRequest(candidate, baseline, archive, selection, threads, l, observer);
     }
 
     public ReplayRequest withArchive(Archive a) {
-        return new ReplayRequest(candidate, baseline, a, selection, threads, listener);
+        return new ReplayRequest(candidate, baseline, a, selection, threads, listener, observer);
+    }
+
+    public ReplayRequest withObserver(ChangeObserver o) {
+        return new ReplayRequest(candidate, baseline, archive, selection, threads, listener, o);
     }
 }

@@ -55,7 +55,7 @@ public final class Replayer {
         List<RecordReplay> parts = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < request.threads(); i++) {
-            RecordReplay part = new RecordReplay(bundles, request.selection());
+            RecordReplay part = new RecordReplay(bundles, request.selection(), request.observer());
             parts.add(part);
             Thread t = new Thread(() -> work(queue, part, failure), "signalman-replay-" + i);
             t.setDaemon(true);

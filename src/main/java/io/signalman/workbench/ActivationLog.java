@@ -3,7 +3,6 @@ package io.signalman.workbench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.json.Json;
 import java.io.IOException;
@@ -14,25 +13,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.regex.Pattern;
 
 /**
  * The record of activations: {@code <data>/activations.jsonl}, one JSON object per activation
  * (who, when, the note, the diff, the impact summary, old and new revision), appended and forced
- * to disk before the activation is answered; and a copy of every bundle revision that was live
- * before or after an activation under {@code <data>/workbench/revisions/<hash>/}, which is what a
- * rollback restores.
+ * to disk before the activation is answered. The revisions live before and after each activation
+ * are kept in {@link Revisions}: what a rollback restores and a revert undoes.
  */
 final class ActivationLog {
 
-    private static final Pattern REVISION = Pattern.compile("sha256:[0-9a-f]{64}");
-
     private final Path file;
-    private final Path revisions;
+    private final Revisions revisions;
 
-    ActivationLog(Path data) {
+    ActivationLog(Path data, Revisions revisions) {
         this.file = data.resolve("activations.jsonl");
-        this.revisions = data.resolve("workbench").resolve("revisions");
+        this.revisions = revisions;
     }
 
     Path file() {
@@ -84,45 +79,32 @@ final class ActivationLog {
         return out;
     }
 
-    /** Keeps a copy of a bundle revision (once) so that it can be rolled back to. */
-    void snapshot(BundleFiles files) {
-        Path dir = dir(files.revision());
-        if (Files.isDirectory(dir)) {
-            return;
-        }
-        Path tmp = dir.resolveSibling("." + dir.getFileName() + ".tmp");
-        try {
-            for (String p : files.paths()) {
-                Path target = DraftPaths.resolve(tmp, p);
-                Files.createDirectories(target.getParent());
-                Files.write(target, files.bytes(p));
+    /** One activation by its sequence number; 404 when there is none. */
+    ObjectNode bySeq(int seq) {
+        for (JsonNode n : history()) {
+            if (n.path("seq").asInt() == seq) {
+                return (ObjectNode) n;
             }
-            Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot keep a copy of revision " + files.revision(), e);
         }
+        throw new WorkbenchException(404, "unknown_activation", "there is no activation #" + seq);
     }
 
     /** The files of an earlier revision named in the history, for a rollback. */
     BundleFiles revision(String revision) {
-        if (revision == null || !REVISION.matcher(revision).matches()) {
+        if (!Revisions.wellFormed(revision)) {
             throw new WorkbenchException(400, "invalid_input", "\"revision\" must be a bundle revision (sha256:...)");
         }
         boolean known = false;
         for (JsonNode n : history()) {
             known |= revision.equals(n.path("old_revision").asText()) || revision.equals(n.path("new_revision").asText());
         }
-        if (!known || !Files.isDirectory(dir(revision))) {
+        if (!known || !revisions.has(revision)) {
             throw new WorkbenchException(404, "unknown_revision", "revision " + revision + " was never activated here");
         }
-        try {
-            return BundleFiles.read(dir(revision));
-        } catch (BundleException e) {
-            throw WorkbenchException.located(500, "revision_unreadable", "the copy of " + revision + " cannot be read", e.errors());
-        }
+        return revisions.read(revision);
     }
 
-    private Path dir(String revision) {
-        return revisions.resolve(revision.replace("sha256:", ""));
+    Revisions revisions() {
+        return revisions;
     }
 }

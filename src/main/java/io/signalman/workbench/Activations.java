@@ -71,7 +71,7 @@ final class Activations {
             throw new WorkbenchException(409, "golden_history_changes", golden.changed() + " recorded decision(s) of the "
                     + "golden history would change; accept them explicitly (with your note) if they are intended", d);
         }
-        log.snapshot(before);
+        log.revisions().keep(before);
         Map<Path, byte[]> undo = new LinkedHashMap<>();
         ArrayNode diff = Json.array();
         RuleBundle loaded;
@@ -90,7 +90,7 @@ final class Activations {
             restore(undo);
             throw new UncheckedIOException("cannot write the rules folder", e);
         }
-        log.snapshot(loaded.files());
+        log.revisions().keep(loaded.files());
         ObjectNode rec = Json.object();
         rec.put("kind", kind);
         rec.put("source", source);
@@ -137,14 +137,14 @@ final class Activations {
             Files.createDirectories(target.getParent());
             AtomicFiles.write(target, now);
             diff.addObject().put("file", p).put("status", old == null ? "added" : "changed")
-                    .put("diff", TextDiff.unified(old == null ? "" : text(old), text(now)));
+                    .put("diff", FileDiff.unified(p, old == null ? "" : text(old), text(now)));
         }
         for (String p : before.paths()) {
             if (!after.paths().contains(p)) {
                 Path target = DraftPaths.resolve(rules, p);
                 undo.put(target, before.bytes(p));
                 Files.delete(target);
-                diff.addObject().put("file", p).put("status", "removed").put("diff", TextDiff.unified(text(before.bytes(p)), ""));
+                diff.addObject().put("file", p).put("status", "removed").put("diff", FileDiff.unified(p, text(before.bytes(p)), ""));
             }
         }
     }

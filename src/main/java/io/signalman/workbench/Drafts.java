@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -17,54 +18,71 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Drafts: server-side copies of the rule bundle under {@code <data>/workbench/drafts/<id>/}, each
- * edited file by file. Every save is checked by the same compiler and lint as the live rules. A
- * draft is bounded (file size, total size, file count) and its file names cannot leave its folder
- * ({@link DraftPaths}). Methods do file I/O: call them on a worker.
+ * Drafts: server-side copies of the rule bundle under {@code <data>/workbench/drafts/<id>/rules/},
+ * each edited file by file, with a record ({@link DraftRecords}) of the revision it was made
+ * from, its version and its status. Every change names the version it was made to, and a change
+ * to an older version is refused (409 {@code draft_changed}): two people saving one draft cannot
+ * lose each other's edits. A closed draft ({@link DraftStatus}) takes no change. A draft is
+ * bounded (file size, total size, file count), its file names cannot leave its folder
+ * ({@link DraftPaths}), and closed drafts are pruned, oldest first, past {@link #KEEP_CLOSED}.
+ * Methods do file I/O: call them on a worker. Changes are serialized by this object's lock (each
+ * is a few small file writes; compiling happens outside it).
  */
 final class Drafts {
 
     static final int MAX_FILE_BYTES = 256 * 1024;
     static final long MAX_DRAFT_BYTES = 4L * 1024 * 1024;
     static final int MAX_FILES = 200;
+    /** Open drafts at once; closed ones are kept apart, up to {@link #KEEP_CLOSED}. */
     static final int MAX_DRAFTS = 50;
+    static final int KEEP_CLOSED = 50;
     private static final Pattern ID = Pattern.compile("[0-9a-f]{16}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path root;
+    private final Revisions revisions;
+    private final DraftRecords records;
 
-    Drafts(Path data) {
+    Drafts(Path data, Revisions revisions) {
         this.root = data.resolve("workbench").resolve("drafts");
+        this.revisions = revisions;
+        this.records = new DraftRecords(root);
     }
 
-    /** A new draft holding a copy of {@code from} (the live bundle's files). */
-    String create(BundleFiles from) {
+    /**
+     * A new open draft holding a copy of {@code files}, made from {@code base} (the live rules;
+     * kept in {@link Revisions}, so that a rebase can tell the draft's own changes). {@code origin}
+     * says where it came from, {@code note} is a suggested activation note (or null).
+     */
+    synchronized String create(BundleFiles base, Map<String, byte[]> files, String origin, String note) {
+        List<String> ids = ids();
+        long open = ids.stream().filter(i -> !DraftRecords.closed(records.read(i).path("status").asText())).count();
+        if (open >= MAX_DRAFTS) {
+            throw new WorkbenchException(409, "too_many_drafts", "there are already " + MAX_DRAFTS
+                    + " open drafts: discard one first");
+        }
+        revisions.keep(base);
+        byte[] raw = new byte[8];
+        RANDOM.nextBytes(raw);
+        String id = HexFormat.of().formatHex(raw);
         try {
-            Files.createDirectories(root);
-            try (Stream<Path> s = Files.list(root)) {
-                if (s.count() >= MAX_DRAFTS) {
-                    throw new WorkbenchException(409, "too_many_drafts", "there are already " + MAX_DRAFTS
-                            + " drafts: delete one first");
-                }
-            }
-            byte[] id = new byte[8];
-            RANDOM.nextBytes(id);
-            String name = HexFormat.of().formatHex(id);
-            Path dir = root.resolve(name);
-            Path rules = dir.resolve("rules");
+            Path rules = root.resolve(id).resolve("rules");
             Files.createDirectories(rules);
-            for (String p : from.paths()) {
-                Path target = DraftPaths.resolve(rules, p);
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                Path target = DraftPaths.resolve(rules, f.getKey());
                 Files.createDirectories(target.getParent());
-                Files.write(target, from.bytes(p));
+                Files.write(target, f.getValue());
             }
-            ObjectNode meta = Json.object().put("id", name).put("base_revision", from.revision())
-                    .put("created_at", java.time.Instant.now().toString());
-            Files.write(dir.resolve("draft.json"), Json.bytes(meta));
-            return name;
+            String now = Instant.now().toString();
+            ObjectNode meta = Json.object().put("id", id).put("base_revision", base.revision()).put("created_at", now)
+                    .put("origin", origin).put("status", "open").put("version", 1).put("saved_at", now);
+            meta.put("suggested_note", note);
+            records.write(id, meta);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a draft under " + root, e);
         }
+        prune(ids);
+        return id;
     }
 
     /** The draft's rules folder; 404 for an unknown or malformed id. */
@@ -77,11 +95,8 @@ final class Drafts {
     }
 
     ObjectNode meta(String id) {
-        try {
-            return (ObjectNode) Json.parse(Files.readAllBytes(rules(id).getParent().resolve("draft.json")));
-        } catch (IOException | io.signalman.json.InputException e) {
-            throw new WorkbenchException(500, "draft_unreadable", "the draft's draft.json cannot be read: " + e.getMessage());
-        }
+        rules(id);
+        return records.read(id);
     }
 
     List<String> ids() {
@@ -89,7 +104,8 @@ final class Drafts {
             return List.of();
         }
         try (Stream<Path> s = Files.list(root)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> ID.matcher(n).matches()).sorted().toList();
+            return s.map(p -> p.getFileName().toString()).filter(n -> ID.matcher(n).matches())
+                    .filter(n -> Files.isRegularFile(root.resolve(n).resolve("draft.json"))).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -114,41 +130,117 @@ final class Drafts {
         }
     }
 
-    /** Writes one file (creating it when new), within the draft's bounds. */
-    void write(String id, String name, String text) {
-        Path rules = rules(id);
-        Path p = DraftPaths.resolve(rules, name);
+    /** Writes one file (creating it when new), within the draft's bounds, to {@code version}. */
+    synchronized void write(String id, String name, String text, long version) {
+        Path p = DraftPaths.resolve(rules(id), name);
+        ObjectNode meta = records.editable(id, version);
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > MAX_FILE_BYTES) {
             throw new WorkbenchException(413, "file_too_large", name + " is " + bytes.length + " bytes; a draft file may have at most "
                     + MAX_FILE_BYTES);
         }
-        BundleFiles now = files(id).overlay(Map.of(name, bytes));
-        long total = now.paths().stream().mapToLong(f -> now.bytes(f).length).sum();
-        if (now.paths().size() > MAX_FILES || total > MAX_DRAFT_BYTES) {
-            throw new WorkbenchException(413, "draft_too_large", "a draft may hold at most " + MAX_FILES + " files and "
-                    + MAX_DRAFT_BYTES + " bytes");
-        }
+        bounded(files(id).overlay(Map.of(name, bytes)));
         try {
             Files.createDirectories(p.getParent());
             AtomicFiles.write(p, bytes);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        records.saved(id, meta, name);
     }
 
-    void delete(String id, String name) {
+    synchronized void delete(String id, String name, long version) {
+        Path p = DraftPaths.resolve(rules(id), name);
+        ObjectNode meta = records.editable(id, version);
         try {
-            if (!Files.deleteIfExists(DraftPaths.resolve(rules(id), name))) {
+            if (!Files.deleteIfExists(p)) {
                 throw new WorkbenchException(404, "unknown_file", "the draft has no file \"" + name + "\"");
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        records.saved(id, meta, name);
     }
 
-    void discard(String id) {
-        Path dir = rules(id).getParent();
+    /**
+     * Replaces every file of the draft (a rebase): {@code files} is the whole new content, made
+     * against {@code base}, the revision the draft is now made from.
+     */
+    synchronized void replace(String id, long version, BundleFiles base, Map<String, byte[]> files) {
+        ObjectNode meta = records.editable(id, version);
+        Path rules = rules(id);
+        BundleFiles now = files(id);
+        try {
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                Path target = DraftPaths.resolve(rules, f.getKey());
+                Files.createDirectories(target.getParent());
+                AtomicFiles.write(target, f.getValue());
+            }
+            for (String p : now.paths()) {
+                if (!files.containsKey(p)) {
+                    Files.deleteIfExists(DraftPaths.resolve(rules, p));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        revisions.keep(base);
+        meta.put("rebased_from", meta.path("base_revision").asText());
+        meta.put("base_revision", base.revision());
+        records.saved(id, meta, null);
+    }
+
+    /** Closes the draft as discarded: kept to be read, never changed again. */
+    synchronized void discard(String id) {
+        rules(id);
+        if (records.activating(id)) {
+            throw new WorkbenchException(409, "draft_activating", "the draft is being activated right now");
+        }
+        records.closeAs(id, "discarded");
+    }
+
+    /**
+     * Marks the draft as going through activation (its version must be {@code version} when one
+     * is given); no change is taken until {@link #activated} or {@link #released}.
+     */
+    synchronized void activating(String id, Long version) {
+        rules(id);
+        records.editable(id, version == null ? records.read(id).path("version").asLong(1) : version);
+        records.startActivation(id);
+    }
+
+    /** The activation went through as {@code seq}: the draft is closed, its suggested note cleared. */
+    synchronized void activated(String id, long seq) {
+        records.endActivation(id);
+        ObjectNode meta = records.read(id);
+        meta.put("activated_as", seq).putNull("suggested_note");
+        records.write(id, meta);
+        records.closeAs(id, "activated");
+    }
+
+    /** The activation was refused: the draft takes changes again. */
+    synchronized void released(String id) {
+        records.endActivation(id);
+    }
+
+    private static void bounded(BundleFiles now) {
+        long total = now.paths().stream().mapToLong(f -> now.bytes(f).length).sum();
+        if (now.paths().size() > MAX_FILES || total > MAX_DRAFT_BYTES) {
+            throw new WorkbenchException(413, "draft_too_large", "a draft may hold at most " + MAX_FILES + " files and "
+                    + MAX_DRAFT_BYTES + " bytes");
+        }
+    }
+
+    /** Closed drafts past {@link #KEEP_CLOSED}, the longest closed first, are deleted. */
+    private void prune(List<String> ids) {
+        List<ObjectNode> closed = ids.stream().map(records::read).filter(m -> !m.path("closed_at").isMissingNode()
+                && !m.path("closed_at").isNull()).sorted(java.util.Comparator.comparing(m -> m.path("closed_at").asText())).toList();
+        for (int i = 0; i < closed.size() - KEEP_CLOSED; i++) {
+            deleteTree(root.resolve(closed.get(i).path("id").asText()));
+        }
+    }
+
+    private static void deleteTree(Path dir) {
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(p);

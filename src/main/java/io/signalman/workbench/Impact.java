@@ -114,9 +114,10 @@ final class Impact implements AutoCloseable {
     }
 
     /**
-     * The draft against the live rules (every changed decision, grouped old rule -> new rule,
-     * invariant violations shrunk), then the live rules alone for what they fire, so that the
-     * rules the draft would stop firing can be named. Progress counts the archive's bytes read, over
+     * The draft against the live rules (every changed decision, grouped old rule -> new rule, and
+     * in words by the rules whose contribution changed; invariant violations shrunk), then the
+     * live rules alone for what they fire, so that the rules the draft would stop firing over the
+     * decisions replayed can be named. Progress counts the archive's bytes read, over
      * both passes; the replay streams (memory bounded whatever the log's size) on half the cores,
      * leaving the rest to the server.
      */
@@ -126,11 +127,13 @@ final class Impact implements AutoCloseable {
         job.total.set(0);
         job.records.set(0);
         int threads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        ImpactWords words = new ImpactWords(ChangedRules.of(live, draft));
         ReplayReport diff = Replayer.run(ReplayRequest.of(draft, archive).withBaseline(live).withSelection(selection)
-                .withThreads(threads).withListener(listener(job, 0)));
+                .withThreads(threads).withListener(listener(job, 0)).withObserver(words));
         ReplayReport liveAlone = Replayer.run(ReplayRequest.of(live, archive).withSelection(selection).withThreads(threads)
                 .withListener(listener(job, 1)));
         ObjectNode out = diff.toJson();
+        out.set("in_words", words.toJson());
         ObjectNode stops = out.putObject("stops_firing");
         Coverage.stopsFiring(live, draft, liveAlone, diff).forEach((pack, rules) -> rules.forEach(stops.withArray(pack)::add));
         return out;

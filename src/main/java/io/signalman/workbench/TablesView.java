@@ -24,7 +24,8 @@ final class TablesView {
 
     /**
      * {@code {"draft", "revision", "files": [{"path", "tables": [{"name", "line", "columns":
-     * [{"kind", "type", "code", "label"}], "rows": [{"line", "cells"}]}], "errors", "warnings"}]}},
+     * [{"kind", "type", "code", "label", "index", "value_type"}], "rows": [{"line", "cells"}]}],
+     * "errors", "warnings"}]}}, {@code index} being the column's place in the CSV's rows,
      * files in path order.
      *
      * @param draft    the draft's id, or null for the live rules
@@ -61,8 +62,11 @@ final class TablesView {
         n.put("name", t.name());
         n.put("line", t.line());
         ArrayNode columns = n.putArray("columns");
-        for (TableLayout.Column c : t.columns()) {
-            columns.addObject().put("kind", c.kind()).put("type", c.type()).put("code", c.code()).put("label", c.label());
+        for (int i = 0; i < t.columns().size(); i++) {
+            TableLayout.Column c = t.columns().get(i);
+            int at = i;
+            columns.addObject().put("kind", c.kind()).put("type", c.type()).put("code", c.code()).put("label", c.label())
+                    .put("index", c.index()).put("value_type", CellTypes.of(c, t.rows().stream().map(r -> r.cells().get(at)).toList()));
         }
         ArrayNode rows = n.putArray("rows");
         for (TableLayout.Row r : t.rows()) {

@@ -3,7 +3,6 @@ package io.signalman.workbench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
@@ -51,8 +50,10 @@ public final class Workbench {
     private final Coverage coverage;
     private final Impact impact;
     private final Activations activations;
+    private final DraftHandlers draftHandlers;
     private final LastFired lastFired;
     private final DecisionTail tail;
+    private final DecisionSearch search;
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
@@ -62,12 +63,15 @@ public final class Workbench {
         this.decisions = decisions;
         this.options = options;
         this.fixtures = fixtures;
-        this.drafts = new Drafts(data);
+        Revisions revisions = new Revisions(data);
+        this.drafts = new Drafts(data, revisions);
         this.coverage = new Coverage(fixtures);
         this.impact = new Impact(coverage, decisionLog);
-        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data));
+        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions));
+        this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks), activations, options);
         this.lastFired = new LastFired(decisionLog);
         this.tail = new DecisionTail(decisions);
+        this.search = new DecisionSearch(decisionLog);
         decisions.tap(lastFired::record);
     }
 
@@ -98,29 +102,33 @@ public final class Workbench {
         router.get(API + "/examples/:pack").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> Examples.of(fixtures, ctx.pathParam("pack"))));
         router.post(API + "/try").handler(body).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> tryMessage(ctx)));
-        router.get(API + "/drafts").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::listDrafts));
-        router.get(API + "/drafts/:id").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> draft(ctx.pathParam("id"))));
+        router.get(API + "/drafts").handler(access::read).handler(ctx -> work(ctx, workers, 200, draftHandlers::list));
+        router.get(API + "/drafts/:id").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.show(ctx.pathParam("id"))));
         router.get(API + "/drafts/:id/file").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> Json.object()
                 .put("path", ctx.queryParams().get("path")).put("text", drafts.read(ctx.pathParam("id"), ctx.queryParams().get("path")))));
         router.get(API + "/impact/:job").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> impact.job(ctx.pathParam("job")).toJson()));
         router.get(API + "/activations").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::history));
         router.get(API + "/tail").handler(access::read).handler(tail::handle);
+        router.get(API + "/decisions").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> search.find(
+                param(ctx, "decision_id"), param(ctx, "pack"), param(ctx, "rule"), param(ctx, "q"), limit(param(ctx, "limit")))));
 
-        router.post(API + "/drafts").handler(access::write).handler(ctx -> work(ctx, workers, 201, this::newDraft));
-        router.put(API + "/drafts/:id/file").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> save(ctx)));
-        router.delete(API + "/drafts/:id/file").handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> {
-            drafts.delete(ctx.pathParam("id"), ctx.queryParams().get("path"));
-            return draft(ctx.pathParam("id"));
-        }));
-        router.delete(API + "/drafts/:id").handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> {
-            drafts.discard(ctx.pathParam("id"));
-            return Json.object().put("deleted", ctx.pathParam("id"));
-        }));
+        router.post(API + "/drafts").handler(access::write).handler(ctx -> work(ctx, workers, 201, draftHandlers::create));
+        router.put(API + "/drafts/:id/file").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.save(ctx.pathParam("id"), ctx.queryParams().get("path"), bodyJson(ctx))));
+        router.delete(API + "/drafts/:id/file").handler(access::write).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.deleteFile(ctx.pathParam("id"), ctx.queryParams().get("path"), ctx.queryParams().get("version"))));
+        router.delete(API + "/drafts/:id").handler(access::write).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.discard(ctx.pathParam("id"))));
+        router.post(API + "/drafts/:id/rebase").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.rebase(ctx.pathParam("id"), bodyJson(ctx))));
         router.post(API + "/drafts/:id/impact").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 202,
                 () -> startImpact(ctx)));
         router.post(API + "/drafts/:id/activate").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200,
-                () -> activate(ctx)));
+                () -> draftHandlers.activate(ctx.pathParam("id"), bodyJson(ctx))));
+        router.post(API + "/activations/:seq/revert").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 201,
+                () -> draftHandlers.revert(ctx.pathParam("seq"))));
         router.post(API + "/rollback").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> rollback(ctx)));
         router.route(API + "/*").handler(ctx -> Replies.error(ctx, 404, "not_found", "no such workbench endpoint: "
                 + ctx.request().method() + " " + ctx.request().path()));
@@ -153,10 +161,21 @@ public final class Workbench {
         return RulesCatalog.of(b, coverage.goldenNeverFired(liveApart()), lastFired);
     }
 
+    /**
+     * Try a message: the live rules always answer; a draft that does not compile is reported
+     * beside them ({@code draft_error}, with its located errors) instead of failing the whole try.
+     */
     private JsonNode tryMessage(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
-        String draftId = req.path("draft").isTextual() ? req.path("draft").asText() : null;
-        return TryMessage.run(req, liveApart(), draftId == null ? null : compiled(draftId));
+        String draftId = req.path("draft").isTextual() && !req.path("draft").asText().isEmpty() ? req.path("draft").asText() : null;
+        Checks.Outcome draft = draftId == null ? null : checks.check(drafts.files(draftId));
+        ObjectNode out = TryMessage.run(req, liveApart(), draft != null && draft.ok() ? draft.bundle() : null);
+        if (draft != null && !draft.ok()) {
+            out.set("draft_error", Json.object().put("draft", draftId).put("message", "draft " + draftId + " has "
+                    + draft.errors().size() + " error(s), so it decides nothing until they are fixed")
+                    .set("errors", Checks.errors(draft.errors())));
+        }
+        return out;
     }
 
     /**
@@ -195,6 +214,19 @@ public final class Workbench {
         return apart;
     }
 
+    private static String param(RoutingContext ctx, String name) {
+        String v = ctx.queryParams().get(name);
+        return v == null || v.isBlank() ? null : v.strip();
+    }
+
+    private static int limit(String v) {
+        try {
+            return v == null ? 50 : Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new WorkbenchException(400, "invalid_input", "limit is a number of decisions, at most " + DecisionSearch.MAX_LIMIT);
+        }
+    }
+
     /** {@code ?draft=ID}, or null for the live rules. */
     private static String draftParam(RoutingContext ctx) {
         String id = ctx.queryParams().get("draft");
@@ -210,45 +242,6 @@ public final class Workbench {
         return c.bundle();
     }
 
-    private ArrayNode listDrafts() {
-        ArrayNode a = Json.array();
-        drafts.ids().forEach(id -> a.add(drafts.meta(id)));
-        return a;
-    }
-
-    private ObjectNode newDraft() throws BundleException {
-        return draft(drafts.create(BundleFiles.read(engine.rulesDir())));
-    }
-
-    /** A draft: its files, how each differs from the rules folder, and the check of it as it is. */
-    private ObjectNode draft(String id) throws BundleException {
-        BundleFiles files = drafts.files(id);
-        BundleFiles live = BundleFiles.read(engine.rulesDir());
-        ObjectNode n = drafts.meta(id);
-        ArrayNode list = n.putArray("files");
-        for (String p : files.paths()) {
-            String status = !live.paths().contains(p) ? "added"
-                    : java.util.Arrays.equals(live.bytes(p), files.bytes(p)) ? "unchanged" : "changed";
-            list.addObject().put("path", p).put("status", status);
-        }
-        live.paths().stream().filter(p -> !files.paths().contains(p)).forEach(p -> list.addObject().put("path", p).put("status", "removed"));
-        n.set("check", checks.check(files).toJson());
-        return n;
-    }
-
-    private ObjectNode save(RoutingContext ctx) throws Exception {
-        JsonNode req = bodyJson(ctx);
-        String id = ctx.pathParam("id");
-        String path = ctx.queryParams().get("path");
-        if (!req.path("text").isTextual()) {
-            throw new WorkbenchException(400, "invalid_input", "send {\"text\": \"the file's new content\"}");
-        }
-        drafts.write(id, path, req.get("text").asText());
-        ObjectNode n = draft(id);
-        n.put("saved", path);
-        return n;
-    }
-
     private ObjectNode startImpact(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
         String id = ctx.pathParam("id");
@@ -258,20 +251,6 @@ public final class Workbench {
         return job.toJson();
     }
 
-    private ObjectNode activate(RoutingContext ctx) throws Exception {
-        JsonNode req = bodyJson(ctx);
-        String id = ctx.pathParam("id");
-        // A draft holds every file: activating one made before another change would undo that change.
-        String base = drafts.meta(id).path("base_revision").asText();
-        String now = BundleFiles.read(engine.rulesDir()).revision();
-        if (!base.equals(now)) {
-            throw new WorkbenchException(409, "draft_out_of_date", "the rules changed since this draft was made (from " + base
-                    + ", the rules folder is now " + now + "): make a new draft and bring the edit over, so that no change is undone");
-        }
-        return activations.activate(drafts.files(id), "activate", "draft " + id, options.adminTokenName(),
-                req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false));
-    }
-
     private ObjectNode rollback(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
         String revision = req.path("revision").asText(null);
@@ -279,11 +258,21 @@ public final class Workbench {
                 options.adminTokenName(), req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false));
     }
 
+    /**
+     * The activations, newest first; each says which later activations a rollback to the rules
+     * before it would undo too ({@code rollback_undoes}), so that nobody rolls back blind.
+     */
     private ArrayNode history() {
         ArrayNode h = activations.log().history();
         ArrayNode newestFirst = Json.array();
         for (int i = h.size() - 1; i >= 0; i--) {
-            newestFirst.add(h.get(i));
+            ObjectNode rec = ((ObjectNode) h.get(i)).deepCopy();
+            ArrayNode undoes = rec.putArray("rollback_undoes");
+            for (int j = i + 1; j < h.size(); j++) {
+                undoes.addObject().put("seq", h.get(j).path("seq").asInt()).put("kind", h.get(j).path("kind").asText())
+                        .put("note", h.get(j).path("note").asText());
+            }
+            newestFirst.add(rec);
         }
         return newestFirst;
     }

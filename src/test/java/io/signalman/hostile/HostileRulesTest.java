@@ -137,7 +137,7 @@ class HostileRulesTest {
             String draft = Json.parse(send("POST", "/workbench/api/drafts", null).body().getBytes(StandardCharsets.UTF_8))
                     .get("id").asText();
             HttpResponse<String> saved = send("PUT", "/workbench/api/drafts/" + draft + "/file?path=" + h.bundlePath(),
-                    Json.write(Json.object().put("text", h.text())));
+                    Json.write(Json.object().put("text", h.text()).put("version", 1)));
             assertEquals(200, saved.statusCode(), h + ": " + saved.body());
             assertTrue(locatedAt(Json.parse(saved.body().getBytes(StandardCharsets.UTF_8)), h), h + ": " + saved.body());
             assertEquals(422, send("POST", "/workbench/api/drafts/" + draft + "/impact", "{}").statusCode(), h.toString());

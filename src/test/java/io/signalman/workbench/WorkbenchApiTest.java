@@ -85,7 +85,7 @@ class WorkbenchApiTest {
         for (String name : new String[] {"../escape.drl", "broker/../../escape.drl", "/etc/passwd.drl", "..%2Fescape.drl",
             ".hidden.drl", "broker/notes.sh"}) {
             HttpResponse<String> r = send("PUT", "drafts/" + id + "/file?path=" + java.net.URLEncoder.encode(name,
-                    StandardCharsets.UTF_8), "{\"text\": \"x\"}", TOKEN);
+                    StandardCharsets.UTF_8), "{\"text\": \"x\", \"version\": 1}", TOKEN);
             assertEquals(400, r.statusCode(), name + ": " + r.body());
         }
         assertFalse(Files.exists(dir.resolve("data/workbench/drafts/escape.drl")));
@@ -96,7 +96,7 @@ class WorkbenchApiTest {
     void draftFilesAreSizeLimited() throws Exception {
         String id = newDraft();
         String big = "x".repeat(Drafts.MAX_FILE_BYTES + 1);
-        HttpResponse<String> r = send("PUT", "drafts/" + id + "/file?path=broker/big.drl", "{\"text\": \"" + big + "\"}", TOKEN);
+        HttpResponse<String> r = send("PUT", "drafts/" + id + "/file?path=broker/big.drl", "{\"version\": 1, \"text\": \"" + big + "\"}", TOKEN);
         assertEquals(413, r.statusCode(), r.body());
     }
 
@@ -108,8 +108,7 @@ class WorkbenchApiTest {
                 .getBytes(StandardCharsets.UTF_8)).get("text").asText();
         // A change no recorded decision sees: a comment, so the golden history replays unchanged.
         String edited = routing + "\n// reviewed by the analysts on Monday\n";
-        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=broker/routing.drl",
-                Json.write(Json.object().put("text", edited)), TOKEN).statusCode());
+        assertEquals(200, save(id, "broker/routing.drl", edited).statusCode());
         assertEquals(400, send("POST", "drafts/" + id + "/activate", "{}", TOKEN).statusCode(), "a note is required");
         HttpResponse<String> on = send("POST", "drafts/" + id + "/activate", "{\"note\": \"a comment for the record\"}", TOKEN);
         assertEquals(200, on.statusCode(), on.body());
@@ -203,8 +202,7 @@ class WorkbenchApiTest {
         String yaml = fileOf(id, path);
         String wrong = yaml.replaceFirst("primary_recipients: \\[openclaw, knox\\]", "primary_recipients: [openclaw, cfo]");
         assertFalse(wrong.equals(yaml));
-        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", wrong)), TOKEN)
-                .statusCode());
+        assertEquals(200, save(id, path, wrong).statusCode());
 
         // When the draft's scenarios are run
         HttpResponse<String> r = send("GET", "scenarios?draft=" + id, null, null);
@@ -271,8 +269,7 @@ class WorkbenchApiTest {
         String csv = fileOf(id, "dispatch/model.csv");
         String broken = csv.replace("medium messages lean a little heavy,score,590,", "medium messages lean a little heavy,score,59O,");
         assertFalse(broken.equals(csv));
-        assertEquals(200, send("PUT", "drafts/" + id + "/file?path=dispatch/model.csv", Json.write(Json.object().put("text", broken)),
-                TOKEN).statusCode());
+        assertEquals(200, save(id, "dispatch/model.csv", broken).statusCode());
 
         // Then the draft's tables show the error at that line
         HttpResponse<String> tables = send("GET", "tables?draft=" + id, null, null);
@@ -290,6 +287,159 @@ class WorkbenchApiTest {
         JsonNode refused = json(scenarios);
         assertEquals("draft_does_not_compile", refused.get("error").asText());
         assertEquals(error, refused.get("details").get("errors").get(0));
+    }
+
+    @Test
+    void aSaveAnswersWithTheWholeCheckAllAtOnce() throws Exception {
+        // Given a draft where a hurried analyst left four mistakes: a missing ")" in the routing file, a
+        // misspelt recipient in another broker file, a scenario file that is not YAML, and a scenario expecting otherwise
+        String id = newDraft();
+        String routing = fileOf(id, "broker/routing.drl");
+        String typo = routing.replace("decide.primary(\"vp-trading\").fanOut(\"cfo\", \"mission-control\");",
+                "decide.primary(\"vp-trading\").fanOut(\"cfo\", \"mission-control\";");
+        assertFalse(typo.equals(routing));
+        save(id, "broker/routing.drl", typo);
+        String extra = "package signalman.broker;\nimport io.signalman.broker.Message;\nglobal io.signalman.broker.Route decide;\n\n"
+                + "rule \"risk messages go to the risk monitor\"\n    @reason(\"the subtype starts with risk.\")\n"
+                + "    agenda-group \"route\" activation-group \"route\" salience 450\nwhen\n    Message( subtype str[startsWith] \"risk.\" )\n"
+                + "then\n    decide.primary(\"risk-monitr\").fanOut(\"cfo\");\nend\n";
+        save(id, "broker/risk.drl", extra);
+        save(id, "broker/scenarios/hurried.yaml", "- name: a risk alert\n  input: {type: event, subtype: [risk.alert\n");
+        String yaml = fileOf(id, "broker/scenarios/routing.yaml");
+        HttpResponse<String> r = save(id, "broker/scenarios/routing.yaml",
+                yaml.replaceFirst("primary_recipients: \\[openclaw, knox\\]", "primary_recipients: [openclaw, cfo]"));
+
+        // Then the one answer names the syntax error, the misspelt recipient and the broken scenario file, together
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode check = json(r).get("check");
+        assertFalse(check.get("ok").asBoolean());
+        assertFalse(check.get("compiles").asBoolean());
+        List<String> files = texts(check.get("errors"), "file");
+        assertTrue(files.contains("broker/routing.drl"), check.toString());
+        assertTrue(files.contains("broker/scenarios/hurried.yaml"), check.toString());
+        JsonNode misspelt = null;
+        for (JsonNode e : check.get("errors")) {
+            misspelt = e.get("file").asText().equals("broker/risk.drl") ? e : misspelt;
+        }
+        assertTrue(misspelt != null && misspelt.get("message").asText().contains("did you mean \"risk-monitor\""), check.toString());
+        assertEquals(11, misspelt.get("line").asInt());
+        assertEquals(1, check.get("counts").get("scenario_file_errors").asInt());
+        // ... and the scenarios could not run, which the answer says rather than counting fewer
+        JsonNode scenarios = json(r).get("scenarios");
+        assertFalse(scenarios.get("ran").asBoolean());
+        assertEquals("broker/scenarios/hurried.yaml", scenarios.get("errors").get(0).get("file").asText());
+
+        // When the rules are fixed, the next save runs every scenario: the one expecting otherwise fails, and the
+        // file that is not YAML still counts as an error
+        save(id, "broker/routing.drl", routing);
+        JsonNode fixed = json(save(id, "broker/risk.drl", extra.replace("risk-monitr", "risk-monitor")));
+        assertTrue(fixed.get("check").get("compiles").asBoolean(), fixed.get("check").toString());
+        assertFalse(fixed.get("check").get("ok").asBoolean());
+        assertEquals(1, fixed.get("check").get("counts").get("errors").asInt(), fixed.get("check").toString());
+        assertTrue(fixed.get("scenarios").get("ran").asBoolean());
+        assertEquals(1, fixed.get("scenarios").get("failed").asInt());
+        assertEquals(scenarioCount(server.engine().rulesDir()), fixed.get("scenarios").get("scenarios").asInt());
+    }
+
+    @Test
+    void aLoggedDecisionIsFoundByItsIdAndTriedAgainWithWhyNot() throws Exception {
+        // Given a decision the server made and logged
+        HttpResponse<String> routed = HTTP.send(HttpRequest.newBuilder(URI.create(base.replace("/workbench/api/", "/v1/broker/route")))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"envelope\": "
+                        + "{\"from_agent\": \"foresight\", \"priority\": \"normal\"}, \"type\": \"event\", "
+                        + "\"subtype\": \"trade.executed\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        String decisionId = json(routed).get("decision_id").asText();
+        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> {
+            try {
+                return json(send("GET", "decisions?decision_id=" + decisionId, null, null)).get("decisions").size() == 1;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        // When it is searched for by its id, it is found with its recipients
+        JsonNode found = json(send("GET", "decisions?decision_id=" + decisionId, null, null)).get("decisions").get(0);
+        assertEquals(decisionId, found.get("decision_id").asText());
+        assertEquals("vp-trading", found.get("decision").get("primary_recipients").get(0).asText());
+        assertEquals(0, json(send("GET", "decisions?decision_id=01NOSUCHDECISION", null, null)).get("decisions").size());
+        JsonNode recent = json(send("GET", "decisions?pack=broker&limit=1", null, null));
+        assertEquals(1, recent.get("decisions").size());
+        assertTrue(recent.get("whole_log").asBoolean());
+
+        // ... and tried again with why not another rule, with a broken draft beside it
+        String broken = newDraft();
+        save(broken, "broker/routing.drl", fileOf(broken, "broker/routing.drl").replace("salience 1000", "salience 1000 )"));
+        String body = Json.write(Json.object().put("pack", "broker").put("draft", broken)
+                .put("why_not", "critical messages go to openclaw and knox").set("input", found.get("input")));
+        HttpResponse<String> tried = send("POST", "try", body, null);
+        assertEquals(200, tried.statusCode(), tried.body());
+        JsonNode t = json(tried);
+        // the live rules still answer; the draft's errors are beside them
+        assertEquals("trade messages go to VP Trading", t.get("live").get("rule").asText());
+        assertTrue(t.get("draft").isNull());
+        assertEquals("broker/routing.drl", t.get("draft_error").get("errors").get(0).get("file").asText());
+        // why not the critical rule: its constraint, with the value it read
+        JsonNode whyNot = t.get("live").get("why_not");
+        assertEquals("not-matched", whyNot.get("status").asText());
+        assertEquals("normal", whyNot.get("failed").get("values").get("priority").asText(), whyNot.toString());
+        // the deciding rule shows the values its conditions read, not only its reason
+        JsonNode decided = null;
+        for (JsonNode x : t.get("live").get("explain")) {
+            decided = x.get("status").asText().equals("fired") && x.get("rule").asText().equals("trade messages go to VP Trading")
+                    ? x : decided;
+        }
+        assertTrue(decided != null && decided.get("constraints").size() > 0, t.get("live").toString());
+        assertTrue(decided.get("constraints").toString().contains("trade.executed"), decided.toString());
+    }
+
+    @Test
+    void theModelTablesColumnsSayWhereTheyAreAndWhatTheyHold() throws Exception {
+        JsonNode columns = json(send("GET", "tables", null, null)).get("files").get(0).get("tables").get(0).get("columns");
+        assertEquals(List.of("text", "text", "integer", "text", "boolean", "integer", "integer", "integer", "integer", "integer",
+                "integer", "number"), texts(columns, "value_type"));
+        assertEquals(List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"), texts(columns, "index"));
+    }
+
+    @Test
+    void theImpactOfAWeightChangeIsSaidInWordsByTheRowWhoseContributionChanged() throws Exception {
+        // Given a draft that lowers the weight of the row "long messages lean heavy"
+        String id = newDraft();
+        String csv = fileOf(id, "dispatch/model.csv");
+        String lighter = csv.replace("more than 200 tokens: long prompts are almost always complex\",,200,,,,,,0.35",
+                "more than 200 tokens: long prompts are almost always complex\",,200,,,,,,0.20");
+        assertFalse(lighter.equals(csv));
+        save(id, "dispatch/model.csv", lighter);
+
+        // When its impact is run
+        JsonNode job = json(send("POST", "drafts/" + id + "/impact", "{\"decision_log\": false}", TOKEN));
+        String jobId = job.get("id").asText();
+        Await.until(Duration.ofSeconds(120), "the impact to finish", () -> {
+            try {
+                return !json(send("GET", "impact/" + jobId, null, null)).get("state").asText().equals("running");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        JsonNode golden = json(send("GET", "impact/" + jobId, null, null)).get("report").get("golden_history");
+
+        // Then every change is put down to that row, and said in words
+        JsonNode words = golden.get("in_words");
+        assertEquals(1, words.size(), words.toString());
+        JsonNode group = words.get(0);
+        assertEquals("long messages lean heavy", group.get("because").get(0).get("rule").asText());
+        assertEquals("dispatch/model.csv", group.get("because").get(0).get("file").asText());
+        assertEquals(11, group.get("because").get(0).get("line").asInt());
+        assertTrue(group.get("because").get(0).get("table_row").asBoolean());
+        assertEquals(golden.get("changed").asLong(), group.get("count").asLong());
+        long sum = 0;
+        for (JsonNode e : group.get("effects")) {
+            sum += e.get("count").asLong();
+            assertEquals(e.get("count").asLong() - e.get("examples").size(), e.get("more").asLong());
+            assertTrue(e.get("words").asText().equals("move from the heavy to the light model")
+                    || e.get("words").asText().equals("keep their model with a lower score"), e.toString());
+        }
+        assertEquals(group.get("count").asLong(), sum);
+        assertTrue(group.get("sentence").asText().matches("\\d+ messages? (moves?|keeps?) .*"), group.toString());
     }
 
     /** The seed's model-routing weights as the decision table the live rules ship (the same rules), so there is a table to show. */
@@ -336,6 +486,13 @@ class WorkbenchApiTest {
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {
         return Json.parse(r.body().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Saves a file of a draft at the draft's current version, as the page does. */
+    static HttpResponse<String> save(String id, String path, String text) throws Exception {
+        long version = json(send("GET", "drafts/" + id, null, null)).get("version").asLong();
+        return send("PUT", "drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", text).put("version", version)),
+                TOKEN);
     }
 
     private static String newDraft() throws Exception {

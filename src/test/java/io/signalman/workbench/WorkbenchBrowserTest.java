@@ -1,6 +1,7 @@
 package io.signalman.workbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,14 +29,16 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.logging.LogEntry;
 
 /**
- * The workbench in a real browser (issue 20): an analyst opens it, changes where trade messages
- * go without touching a terminal, sees the compile error of a typo at its line, fixes it, sees
- * the impact on the golden history and on the decisions the server logged, activates it with a
- * note, and the next plain {@code POST /v1/broker/route} is decided by the new rule. Along the
- * way: a rule named like HTML shows as text, every scenario passes and the model table shows as a
- * table, the draft's change fails the trading desk's scenario (shown with what was expected and
- * what came out) until the analyst brings it up to date in the same draft, and activation without
- * the token is refused.
+ * The workbench in a real browser (issues 20 and 28): an analyst opens it, edits a cell of the
+ * model table in the grid (a comma for a dot is refused in words), changes where trade messages go
+ * without touching a terminal, sees the compile error of a typo at its line (and Try still
+ * answering with the live rules beside the draft's errors), fixes it, sees in the same save that
+ * the trading desk's scenario now fails, brings it up to date, sees the impact in words, activates
+ * it with a note and sees the draft closed; the grid's draft, now out of date, is rebased, its
+ * impact put down to the table row that changed, and activated; the first activation is then
+ * reverted while the second stays; a logged decision is found by its id and opened in Try with a
+ * why-not; the org chart says who reports to whom as its file does. Along the way: a rule named
+ * like HTML shows as text, and activation without the token is refused.
  * Screenshots go to {@code target/workbench} (or {@code -Dworkbench.screenshots=docs/workbench}).
  */
 class WorkbenchBrowserTest {
@@ -99,28 +102,49 @@ class WorkbenchBrowserTest {
         assertNoAlert();
         browser.shot("rules");
 
-        // Scenarios and tables: every scenario passes, the model table is a table; "Edit" opens it in a new draft.
+        // Scenarios and tables: every scenario passes, the model table is a table.
         typeToken(TOKEN);
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=scenarios]")).click();
+        click(By.cssSelector("#tabs button[data-tab=scenarios]"));
         browser.waitForText(By.id("scenario-status"), scenarioCount + " scenarios passed (the live rules)");
         browser.waitForText(By.cssSelector("#tables table.decision-table tr[data-line='11']"), "long messages lean heavy");
         browser.shot("scenarios");
         browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.cssSelector("#tables h4")));
         browser.shot("tables");
-        browser.driver.findElement(By.cssSelector("#tables button.edit[data-path='dispatch/model.csv']")).click();
-        browser.waitForText(By.id("draft-file"), "dispatch/model.csv");
 
-        // A draft of the live rules; the broker's routing opens in the editor.
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=drafts]")).click();
+        // A table cell edited in the grid: "0,40" is refused in words, "0.40" is saved back into the CSV of a new draft.
+        click(By.cssSelector("#tables button.grid-edit[data-table='model routing weights']"));
+        WebElement weight = browser.waitFor("the grid", d -> d.findElement(By.cssSelector(".grid tr[data-line='11'] input[data-col='11']")));
+        assertEquals("0.35", weight.getDomProperty("value"));
+        weight.sendKeys(Keys.chord(Keys.CONTROL, "a"), "0,40");
+        browser.waitForText(By.id("grid-problems"), "line 11, weight: “0,40” is not a number: write decimals with a dot, 0.40");
+        assertFalse(browser.driver.findElement(By.id("grid-save")).isEnabled(), "a grid with a bad cell is not saved");
+        browser.js("arguments[0].scrollIntoView()", weight);
+        browser.shot("table-grid");
+        weight.sendKeys(Keys.chord(Keys.CONTROL, "a"), "0.40");
+        click(By.id("grid-save"));
+        browser.waitForText(By.id("notice"), "dispatch/model.csv saved to draft");
+        browser.waitForText(By.id("notice"), "all " + scenarioCount + " scenarios pass");
+        String gridDraft = (String) browser.js("return arguments[0].value", browser.driver.findElement(By.id("suite-draft")));
+        browser.waitForText(By.cssSelector("#tables table.decision-table tr[data-line='11']"), "0.40");
+        String csv = draftFile(gridDraft, "dispatch/model.csv");
+        String liveCsv = Files.readString(server.engine().rulesDir().resolve("dispatch/model.csv"));
+        assertEquals(liveCsv.replace("complex\",,200,,,,,,0.35", "complex\",,200,,,,,,0.40"), csv, "only the edited cell changed");
+
+        // A draft of the live rules ("New draft" says at once that it is working); the broker's routing opens.
+        click(By.cssSelector("#tabs button[data-tab=drafts]"));
         browser.waitFor("the draft tab", d -> d.findElement(By.id("draft-new")).isDisplayed());
-        browser.driver.findElement(By.id("draft-new")).click();
+        assertEquals("Copying the live rules into a new draft and checking it…", browser.js("arguments[0].click();"
+                + " return document.getElementById('draft-working').textContent", browser.driver.findElement(By.id("draft-new"))));
+        browser.waitFor("the new draft", d -> !gridDraft.equals(selectedDraft()) && !selectedDraft().isEmpty() ? true : null);
+        String draft = selectedDraft();
         browser.waitForText(By.id("draft-file"), "broker/routing.drl");
         browser.waitForText(By.id("check-status"), "The draft compiles");
+        assertEquals("", browser.driver.findElement(By.id("draft-working")).getText());
 
         // A typo: the error is shown at its line, in the list and in the editor's gutter.
         int line = lineOf(server.engine().rulesDir().resolve("broker/routing.drl"), LIVE_LINE);
         replaceInEditor(LIVE_LINE, TYPO_LINE);
-        browser.driver.findElement(By.id("draft-save")).click();
+        click(By.id("draft-save"));
         browser.waitForText(By.id("check-status"), "does not compile");
         WebElement error = browser.waitFor("an error in the list", d -> d.findElement(By.cssSelector("#check-problems li.error")));
         assertEquals("broker/routing.drl", error.getDomAttribute("data-file"));
@@ -129,16 +153,34 @@ class WorkbenchBrowserTest {
                 + " return !!(m && m.errors);", browser.driver.findElement(By.id("draft-editor")), line - 1));
         browser.shot("draft-error");
 
-        // Fixed: it compiles.
+        // Try with the broken draft: the live rules still decide, the draft's errors are listed as text beside them.
+        click(By.cssSelector("#tabs button[data-tab=try]"));
+        select(By.id("try-draft"), draft);
+        click(By.id("try-go"));
+        browser.waitForText(By.id("try-draft-error"), "has 1 error(s)");
+        browser.waitForText(By.cssSelector("#try-out [data-side=live] .decided-by"), "");
+        assertFalse(browser.driver.findElement(By.id("try-out")).getText().contains("[object"),
+                browser.driver.findElement(By.id("try-out")).getText());
+
+        // Fixed, it compiles, and the same save says that the trading desk's scenario now fails.
+        click(By.cssSelector("#tabs button[data-tab=drafts]"));
         replaceInEditor(TYPO_LINE, FIXED_LINE);
-        browser.driver.findElement(By.id("draft-save")).click();
-        browser.waitForText(By.id("check-status"), "Saved. The draft compiles");
+        click(By.id("draft-save"));
+        browser.waitForText(By.id("check-status"), "Saved. The draft compiles with no warnings, but 1 of " + scenarioCount
+                + " scenarios fail.");
+        browser.waitForText(By.cssSelector("#check-problems li.scenario-failure[data-name='" + TRADE_SCENARIO + "']"),
+                "primary_recipients expected [\"vp-trading\"], came out [\"cfo\"]");
+        browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.id("draft-check")));
+        browser.shot("save-scenario-failed");
+        // ... and Try no longer shows the draft's old errors: its column decides.
+        click(By.cssSelector("#tabs button[data-tab=try]"));
+        click(By.id("try-go"));
+        browser.waitForText(By.cssSelector("#try-out [data-side=draft] .decided-by"), "");
+        assertTrue(browser.driver.findElements(By.id("try-draft-error")).isEmpty());
 
         // The trading desk's scenario fails in the draft, saying what it expected and what came out ...
-        String draft = (String) browser.js("return arguments[0].value", browser.driver.findElement(By.id("draft-select")));
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=scenarios]")).click();
-        browser.js("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('change'));",
-                browser.driver.findElement(By.id("suite-draft")), draft);
+        click(By.cssSelector("#tabs button[data-tab=scenarios]"));
+        select(By.id("suite-draft"), draft);
         browser.waitForText(By.id("scenario-status"), "1 of " + scenarioCount + " scenarios failed (draft " + draft + ")");
         WebElement failed = browser.waitFor("the failed scenario", d -> d.findElement(By.cssSelector(
                 "#tab-scenarios .scenario.fail[data-name='" + TRADE_SCENARIO + "']")));
@@ -150,42 +192,47 @@ class WorkbenchBrowserTest {
         // ... until the analyst brings it up to date, in the same draft.
         failed.findElement(By.cssSelector("button.edit")).click();
         browser.waitForText(By.id("draft-file"), "broker/scenarios/trades.yaml");
+        assertEquals(draft, selectedDraft());
         replaceInEditor(SCENARIO_EXPECTED, SCENARIO_UPDATED);
-        browser.driver.findElement(By.id("draft-save")).click();
-        browser.waitForText(By.id("check-status"), "Saved. The draft compiles");
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=scenarios]")).click();
-        browser.waitForText(By.id("scenario-status"), scenarioCount + " scenarios passed (draft " + draft + ")");
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=drafts]")).click();
+        click(By.id("draft-save"));
+        browser.waitForText(By.id("check-status"), "Saved. The draft compiles with no warnings; all " + scenarioCount + " scenarios pass.");
 
-        // The impact on the golden history and on what this server logged.
-        browser.driver.findElement(By.id("impact-run")).click();
+        // The impact on the golden history and on what this server logged, in words.
+        click(By.id("impact-run"));
         browser.waitForText(By.id("impact-out"), "On the decisions this server logged");
         String impact = browser.driver.findElement(By.id("impact-out")).getText();
-        assertTrue(impact.contains("trade messages go to VP Trading → trade messages go to VP Trading"), impact);
+        assertTrue(impact.contains("Because of the rule “trade messages go to VP Trading”"), impact);
+        assertTrue(impact.contains("3 messages go to cfo instead of vp-trading"), impact);
         assertTrue(impact.contains("3 decisions replayed: 0 unchanged, 3 changed"), impact);
         browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.id("impact")));
         browser.shot("impact");
 
         // Open a changed decision in "Try a message": live and draft side by side.
-        browser.driver.findElement(By.cssSelector("#impact-out button.small")).click();
+        click(By.cssSelector("#impact-out button.small"));
         browser.waitForText(By.cssSelector("#try-out .column"), "Draft");
         browser.shot("try");
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=drafts]")).click();
+        click(By.cssSelector("#tabs button[data-tab=drafts]"));
 
         // Without the token, activation is refused.
         typeToken("");
         browser.driver.findElement(By.id("activate-note")).sendKeys("Trades go to the CFO from today (finance reorg)");
-        browser.driver.findElement(By.id("activate-go")).click();
+        click(By.id("activate-go"));
         browser.waitForText(By.id("activate-result"), "Refused (401");
 
         // With it, the gate refuses until the golden-history changes are accepted, then activates.
         typeToken(TOKEN);
-        browser.driver.findElement(By.id("activate-go")).click();
+        click(By.id("activate-go"));
         browser.waitForText(By.id("activate-result"), "Refused (409 golden_history_changes)");
-        browser.driver.findElement(By.id("activate-accept")).click();
-        browser.driver.findElement(By.id("activate-go")).click();
-        browser.waitForText(By.id("activate-result"), "Activated");
-        browser.js("arguments[0].scrollIntoView(false)", browser.driver.findElement(By.id("activate-result")));
+        click(By.id("activate-accept"));
+        click(By.id("activate-go"));
+
+        // Activated, the draft is closed: read-only, its note and tick gone with the form.
+        browser.waitForText(By.id("draft-status"), "Activated as activation #1");
+        assertEquals("activated", browser.driver.findElement(By.id("draft-status")).getDomAttribute("data-status"));
+        assertTrue(browser.driver.findElements(By.id("activate-note")).isEmpty(), "no note to carry over");
+        assertTrue(browser.driver.findElements(By.id("activate-accept")).isEmpty(), "no tick to carry over");
+        assertEquals("nocursor", browser.js("return arguments[0].CodeMirror.getOption('readOnly')",
+                browser.driver.findElement(By.id("draft-editor"))));
         browser.shot("activated");
 
         // A plain request is decided by the new rule.
@@ -193,20 +240,114 @@ class WorkbenchBrowserTest {
         assertEquals("[\"cfo\"]", Json.write(d.get("primary_recipients")), Json.write(d));
         assertEquals("trade messages go to VP Trading", d.get("rule").asText());
         assertTrue(Files.readString(server.engine().rulesDir().resolve("broker/routing.drl")).contains(FIXED_LINE));
-        List<String> audit = Files.readAllLines(dir.resolve("data/activations.jsonl"));
-        JsonNode rec = Json.parse(audit.get(audit.size() - 1).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode rec = lastActivation();
         assertEquals("analyst-ana", rec.get("who").asText());
         assertEquals("Trades go to the CFO from today (finance reorg)", rec.get("note").asText());
         assertEquals(d.get("rules_revision").asText(), rec.get("new_revision").asText());
 
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=history]")).click();
-        browser.waitForText(By.cssSelector("#tab-history .activation"), "finance reorg");
+        // The grid's draft is now out of date; rebased, it keeps its weight and takes the CFO change.
+        select(By.id("draft-select"), gridDraft);
+        browser.waitForText(By.id("draft-status"), "Out of date");
+        browser.shot("draft-out-of-date");
+        click(By.id("draft-rebase"));
+        browser.waitForText(By.id("notice"), "Rebased onto the live rules");
+        browser.waitFor("the rebased draft", dr -> "open".equals(dr.findElement(By.id("draft-status")).getDomAttribute("data-status"))
+                ? true : null);
+        assertTrue(draftFile(gridDraft, "broker/routing.drl").contains(FIXED_LINE));
+        assertTrue(draftFile(gridDraft, "dispatch/model.csv").contains("complex\",,200,,,,,,0.40"));
+
+        // Its impact says what the weight change does, in words, by the table row that changed.
+        click(By.id("impact-run"));
+        browser.waitForText(By.id("impact-out"), "On the decisions this server logged");
+        String words = browser.waitForText(By.id("impact-out"), "Because of the table row “long messages lean heavy” (dispatch/model.csv:11)")
+                .getText();
+        assertTrue(words.matches("(?s).*\\d+ messages keep their model with a higher score.*"), words);
+        browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.id("impact")));
+        browser.shot("impact-words");
+        browser.driver.findElement(By.id("activate-note")).sendKeys("Long messages lean heavier (0.40)");
+        click(By.id("activate-accept"));
+        click(By.id("activate-go"));
+        browser.waitForText(By.id("draft-status"), "Activated as activation #2");
+
+        // Activations: rolling back #1 would undo #2 too, and says so; reverting #1 alone keeps #2.
+        click(By.cssSelector("#tabs button[data-tab=history]"));
+        browser.waitForText(By.cssSelector("#tab-history .activation[data-seq='1'] .rollback-undoes"),
+                "This also undoes the later #2 (Long messages lean heavier (0.40))");
         browser.shot("history");
-        browser.driver.findElement(By.cssSelector("#tabs button[data-tab=diagrams]")).click();
+        click(By.cssSelector("#tab-history .activation[data-seq='1'] button.revert"));
+        browser.waitForText(By.id("notice"), "reverts #1; every later activation stays");
+        browser.waitForText(By.id("draft-status"), "revert of activation #1");
+        String revert = selectedDraft();
+        assertTrue(((String) browser.js("return arguments[0].value", browser.driver.findElement(By.id("activate-note"))))
+                .startsWith("Revert activation #1 (Trades go to the CFO from today (finance reorg))"));
+        browser.shot("revert");
+        click(By.id("activate-accept"));
+        click(By.id("activate-go"));
+        browser.waitForText(By.id("draft-status"), "Activated as activation #3");
+        assertEquals("[\"vp-trading\"]", Json.write(route(TRADE).get("primary_recipients")), "#1 is undone");
+        assertTrue(Files.readString(server.engine().rulesDir().resolve("dispatch/model.csv")).contains("complex\",,200,,,,,,0.40"),
+                "#2 stays");
+        assertEquals("draft " + revert, lastActivation().get("source").asText());
+
+        // A live decision, found in the log by its id, opens in Try with its explanation and a why-not.
+        long before = server.decisionLog().written();
+        String id = route(TRADE).get("decision_id").asText();
+        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> server.decisionLog().written() > before);
+        click(By.cssSelector("#tabs button[data-tab=live]"));
+        WebElement idBox = browser.driver.findElement(By.id("live-id"));
+        idBox.sendKeys(id);
+        click(By.id("live-search"));
+        browser.waitForText(By.id("live-status"), "1 decision(s), newest first");
+        WebElement row = browser.waitForText(By.cssSelector("#live-list tr.decision-row[data-id='" + id + "']"),
+                "vp-trading (copied: cfo, mission-control)");
+        browser.shot("live");
+        row.click();
+        browser.waitForText(By.id("try-origin"), "Decision " + id);
+        browser.waitForText(By.cssSelector("#try-out [data-side=live] .decided-by"), "trade messages go to VP Trading");
+        select(By.id("try-why-not"), "critical messages go to openclaw and knox");
+        browser.waitForText(By.cssSelector("#try-out [data-side=live] .why-not"), "priority == \"critical\" was false");
+        browser.waitForText(By.cssSelector("#try-out [data-side=live] li.status-fired ul.constraints"), "trade.");
+        browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.cssSelector("#try-out [data-side=live] .why-not")));
+        browser.shot("try-why-not");
+
+        // The org chart says who reports to whom as the file does: knox to no one, openclaw to knox.
+        click(By.cssSelector("#tabs button[data-tab=diagrams]"));
+        browser.waitForText(By.cssSelector("#tab-diagrams tr[data-agent='knox'] td.reports-to"), "no one");
+        assertEquals("knox", browser.driver.findElement(By.cssSelector("#tab-diagrams tr[data-agent='openclaw'] td.reports-to")).getText());
         browser.waitFor("an FSM diagram", dr -> dr.findElements(By.cssSelector("#tab-diagrams .diagram svg")).size() > 0 ? true : null);
         browser.shot("machines");
         assertNoAlert();
         assertNoPolicyViolations();
+    }
+
+    private static void click(By by) {
+        browser.waitFor(by + " to be clickable", d -> {
+            WebElement e = d.findElement(by);
+            return e.isDisplayed() && e.isEnabled() ? e : null;
+        }).click();
+    }
+
+    /** Chooses an option of a select as a person would (the page listens for change). */
+    private static void select(By by, String value) {
+        browser.waitFor(by + " to offer " + value, d -> d.findElements(By.cssSelector("#" + d.findElement(by).getDomAttribute("id")
+                + " option")).stream().anyMatch(o -> value.equals(o.getDomAttribute("value"))) ? true : null);
+        new org.openqa.selenium.support.ui.Select(browser.driver.findElement(by)).selectByValue(value);
+    }
+
+    private static String selectedDraft() {
+        return (String) browser.js("return document.getElementById('draft-select').value");
+    }
+
+    private static String draftFile(String draft, String path) throws Exception {
+        HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/workbench/api/drafts/" + draft + "/file?path="
+                + path)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, r.statusCode(), new String(r.body()));
+        return Json.parse(r.body()).get("text").asText();
+    }
+
+    private static JsonNode lastActivation() throws Exception {
+        List<String> audit = Files.readAllLines(dir.resolve("data/activations.jsonl"));
+        return Json.parse(audit.get(audit.size() - 1).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private static void typeToken(String token) {

@@ -19,8 +19,11 @@ import org.drools.decisiontable.parser.RuleSheetParserUtil;
  */
 public record TableLayout(String name, int line, List<Column> columns, List<Row> rows) {
 
-    /** A column: its header rows, as written ({@code ""} where a row leaves it empty). */
-    public record Column(String kind, String type, String code, String label) {
+    /**
+     * A column: its header rows, as written ({@code ""} where a row leaves it empty), and its
+     * 0-based position in the sheet's rows (what an editor changes to change a cell).
+     */
+    public record Column(String kind, String type, String code, String label, int index) {
     }
 
     /** A rule of the table: its line and one value per column ({@code ""} for an empty cell). */
@@ -60,7 +63,8 @@ public record TableLayout(String name, int line, List<Column> columns, List<Row>
             List<Integer> at = kinds.tailMap(s.column(), true).entrySet().stream().filter(e -> !e.getValue().isBlank())
                     .map(Map.Entry::getKey).toList();
             List<Column> columns = at.stream().map(c -> new Column(cell(cells, s.row() + KIND_ROW, c),
-                    cell(cells, s.row() + TYPE_ROW, c), cell(cells, s.row() + CODE_ROW, c), cell(cells, s.row() + LABEL_ROW, c))).toList();
+                    cell(cells, s.row() + TYPE_ROW, c), cell(cells, s.row() + CODE_ROW, c), cell(cells, s.row() + LABEL_ROW, c),
+                    c)).toList();
             List<Row> rows = new ArrayList<>();
             for (int line : ruleLines) {
                 int row = line - 1;

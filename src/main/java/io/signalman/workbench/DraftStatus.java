@@ -1,0 +1,51 @@
+package io.signalman.workbench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Where a draft stands. {@code activated} and {@code discarded} are closed: the draft is kept to
+ * be read (what was activated, what was given up) but takes no more edits, so no later edit can
+ * ride along with an activation nobody reviewed. An open draft whose base revision is no longer
+ * the rules folder's is {@code out_of_date}: activating it would undo the change made since, so
+ * it must be rebased first. Only {@code activated} and {@code discarded} are stored; the rest is
+ * worked out against the live rules whenever a draft is shown.
+ */
+enum DraftStatus {
+    OPEN("open"),
+    OUT_OF_DATE("out_of_date"),
+    ACTIVATED("activated"),
+    DISCARDED("discarded");
+
+    private final String wire;
+
+    DraftStatus(String wire) {
+        this.wire = wire;
+    }
+
+    String wire() {
+        return wire;
+    }
+
+    boolean closed() {
+        return this == ACTIVATED || this == DISCARDED;
+    }
+
+    /** The status of a draft, from its stored record and the rules folder's revision now. */
+    static DraftStatus of(ObjectNode meta, String liveRevision) {
+        String stored = meta.path("status").asText("open");
+        if (ACTIVATED.wire.equals(stored)) {
+            return ACTIVATED;
+        }
+        if (DISCARDED.wire.equals(stored)) {
+            return DISCARDED;
+        }
+        return meta.path("base_revision").asText().equals(liveRevision) ? OPEN : OUT_OF_DATE;
+    }
+
+    /** The stored record with {@code status} worked out, as the API shows a draft. */
+    static ObjectNode shown(ObjectNode meta, String liveRevision) {
+        ObjectNode n = meta.deepCopy();
+        n.put("status", of(meta, liveRevision).wire());
+        return n;
+    }
+}
