@@ -240,9 +240,9 @@ public final class HttpApi extends VerticleBase {
                     return stuck == 0 ? null : stuck + " worker thread(s) are stuck in rules that did not stop at their "
                             + "deadline; restart the server (signalman_stuck_workers counts them)";
                 })
-                .add("decision_log_writable", () -> {
+                .add("storage_writable", () -> {
                     java.io.IOException e = decisions.log().failure();
-                    return e == null ? null : "the decision log cannot write: " + e.getMessage();
+                    return e == null ? null : "the data directory cannot take writes: " + e.getMessage();
                 });
     }
 

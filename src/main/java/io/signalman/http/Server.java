@@ -6,7 +6,10 @@ import io.signalman.cluster.ClusterState;
 import io.signalman.cluster.ClusterView;
 import io.signalman.cluster.StateDatabase;
 import io.signalman.decisionlog.DecisionLog;
-import io.signalman.decisionlog.Disk;
+import io.signalman.datadir.DataDir;
+import io.signalman.datadir.Disk;
+import io.signalman.datadir.Storage;
+import io.signalman.datadir.Writing;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
@@ -54,13 +57,18 @@ public final class Server implements AutoCloseable {
     private final LocalAnswers answers;
     /** A cluster member's state upkeep (null alone). */
     private final ClusterState clusterState;
+    /** The data directory this server owns (its lock is released last, at close). */
+    private final DataDir data;
+    private final Storage storage;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
-                   ClusterState clusterState) {
+                   ClusterState clusterState, DataDir data, Storage storage) {
+        this.data = data;
+        this.storage = storage;
         this.metrics = metrics;
         this.local = local;
         this.answers = answers;
@@ -83,14 +91,17 @@ public final class Server implements AutoCloseable {
         return start(config, Disk.REAL);
     }
 
-    /** The same, with the decision log writing through {@code disk} (tests make it refuse writes). */
+    /** The same, with every data file written through {@code disk} (tests make it refuse writes). */
     static Server start(ServerConfig config, Disk disk) throws BundleException {
         return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), disk);
     }
 
-    /** The same, with the analysts' workbench served as {@code workbench} says (SPEC 1). */
+    /**
+     * The same, with the analysts' workbench served as {@code workbench} says (SPEC 1), on the
+     * disk the system properties configure (the real one, unless a test asks for its seams).
+     */
     public static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench) throws BundleException {
-        return start(config, workbench, Disk.REAL);
+        return start(config, workbench, Disk.configured());
     }
 
     private static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench, Disk disk)
@@ -110,8 +121,13 @@ public final class Server implements AutoCloseable {
         LocalState local = null;
         LocalAnswers answers = null;
         ClusterState clusterState = null;
+        DataDir data = null;
         try {
-            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
+            // First of all: one owner per data directory, and a directory that is whole (issue 26).
+            data = DataDir.open(config.data(), config.acceptDataLoss());
+            Storage storage = new Storage(disk);
+            Writing writing = Writing.of(data, disk, storage);
+            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk, storage, data.registry());
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
             AtomicReference<Engine> loaded = new AtomicReference<>();
             List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
@@ -121,11 +137,17 @@ public final class Server implements AutoCloseable {
                 stores = clusterState.stores();
             } else {
                 local = config.state().durable()
-                        ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync())
+                        ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync(), writing, data.upgraded())
                         : LocalState.inMemory(config.state(), specs);
                 stores = local.stores();
                 if (config.state().durable()) {
-                    answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock());
+                    LocalState recovered = local;
+                    DataDir dir = data;
+                    answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock(),
+                            writing, need -> present(need, recovered, dir));
+                    LocalAnswers held = answers;
+                    DecisionLog written = log;
+                    local.forceEachTick(() -> held.forceAfter(() -> written.sync(written.appended())));
                 }
             }
             Gate gate = new ReplayGate(config.fixtures()).and(new ScenarioGate())
@@ -138,7 +160,7 @@ public final class Server implements AutoCloseable {
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
             Decisions decisions = new Decisions(engine, log, stores, metrics);
             metrics.jvm();
-            metrics.decisionLog(log);
+            metrics.storage(storage, log);
             Warmup.run(decisions, config);
             Guard guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
             metrics.gauge("signalman.admission.limit", "requests admitted at once now (adaptive, by measured latency)",
@@ -155,7 +177,7 @@ public final class Server implements AutoCloseable {
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view).withWorkbench(new io.signalman.workbench.Workbench(
-                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench));
+                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing));
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
@@ -172,7 +194,7 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState);
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage);
         } catch (BundleException | RuntimeException e) {
             metrics.close();
             vertx.close().await();
@@ -188,8 +210,30 @@ public final class Server implements AutoCloseable {
             if (clusterState != null) {
                 clusterState.close();
             }
+            if (data != null) {
+                data.close();
+            }
             throw e;
         }
+    }
+
+    /**
+     * Whether what a stored idempotency answer's request made durable is in the recovered data
+     * directory: a state change ({@code store, id, version}) in the state, a decision record
+     * ({@code log, end}) in a log file whole at least that far. An answer is kept only when all
+     * of its needs are (issue 26.2).
+     */
+    private static boolean present(com.fasterxml.jackson.databind.JsonNode need, LocalState state, DataDir data) {
+        if (need.has("store")) {
+            return state.holds(need.path("store").asText(), need.path("id").asText(), need.path("version").asLong());
+        }
+        if (need.has("log")) {
+            var files = data.manifest().files();
+            String name = "decisions/" + need.path("log").asText();
+            var plain = files.get(name);
+            return files.containsKey(name + ".gz") || plain != null && plain.closed() && plain.bytes() >= need.path("end").asLong();
+        }
+        return true;
     }
 
     /**
@@ -252,6 +296,11 @@ public final class Server implements AutoCloseable {
         return local;
     }
 
+    /** Whether the data directory takes writes, its outages and refusals. */
+    public Storage storage() {
+        return storage;
+    }
+
     public DecisionLog decisionLog() {
         return log;
     }
@@ -281,5 +330,6 @@ public final class Server implements AutoCloseable {
             answers.close();
         }
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
+        data.close();
     }
 }

@@ -57,7 +57,8 @@ public final class Workbench {
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
-    public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options) {
+    public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options,
+                     io.signalman.datadir.Writing writing) {
         this.engine = decisions.engine();
         this.decisions = decisions;
         this.options = options;
@@ -65,7 +66,7 @@ public final class Workbench {
         this.drafts = new Drafts(data);
         this.coverage = new Coverage(fixtures);
         this.impact = new Impact(coverage, decisionLog);
-        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data));
+        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, writing));
         this.lastFired = new LastFired(decisionLog);
         this.tail = new DecisionTail(decisions);
         decisions.tap(lastFired::record);
