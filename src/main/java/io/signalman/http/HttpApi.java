@@ -92,7 +92,11 @@ public final class HttpApi extends VerticleBase {
         }
         Router admin = Router.router(vertx);
         admin.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
+        // The operator's endpoints answer here too: this listener has no connection cap, so they keep
+        // answering when clients hold every connection the public one allows (issue 26.6).
         admin.get("/health").handler(this::health);
+        admin.get("/ready").handler(this::ready);
+        admin.get("/metrics").handler(this::metrics);
         adminRoutes(admin, api.onAdminListener());
         if (workbench != null) {
             workbench.routes(admin, api.onAdminListener());

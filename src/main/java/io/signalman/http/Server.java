@@ -195,7 +195,8 @@ public final class Server implements AutoCloseable {
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
             return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage);
-        } catch (BundleException | RuntimeException e) {
+        } catch (Exception e) {
+            // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
             vertx.close().await();
             if (log != null) {
