@@ -87,6 +87,13 @@ public final class DataDirLock implements AutoCloseable {
         if (!Files.exists(f)) {
             return false;
         }
+        try {
+            if (HELD_HERE.contains(data.toRealPath())) {
+                return true; // this process holds it: the file must not be opened (see above)
+            }
+        } catch (IOException e) {
+            return false;
+        }
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             FileLock l = ch.tryLock();
             if (l == null) {

@@ -150,8 +150,10 @@ public final class Server implements AutoCloseable {
                     local.forceEachTick(() -> held.forceAfter(() -> written.sync(written.appended())));
                 }
             }
+            LocalState located = local;
             Gate gate = new ReplayGate(config.fixtures()).and(new ScenarioGate())
-                    .and(new OrphanGate(stores.named(FsmService.STORE)));
+                    .and(located == null ? new OrphanGate(stores.named(FsmService.STORE))
+                            : new OrphanGate(stores.named(FsmService.STORE), ids -> located.locate(FsmService.STORE, ids)));
             Engine engine = new Engine(config.rules(), Packs.compiler(), gate);
             loaded.set(engine);
             metrics.count(engine);

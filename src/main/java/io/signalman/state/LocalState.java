@@ -88,6 +88,7 @@ public final class LocalState implements AutoCloseable {
     private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir, boolean readOnly,
                                    boolean rewrite) {
         LocalState state = new LocalState(config, specs, readOnly ? null : files);
+        state.read = files;
         long t0 = System.nanoTime();
         StateFiles.Recovered r = files.recover(state);
         state.versions.set(r.maxVersion());
@@ -176,6 +177,17 @@ public final class LocalState implements AutoCloseable {
         LocalStateStore<?> s = stores.get(store);
         return s != null && s.version(id) >= version;
     }
+
+    /**
+     * Where each of {@code ids} of {@code store} was read from at start (file, line, byte offset),
+     * for an error about what it holds; empty in memory.
+     */
+    public Map<String, String> locate(String store, java.util.Set<String> ids) {
+        return read == null || ids.isEmpty() ? Map.of() : read.locate(store, ids);
+    }
+
+    /** The files the state was recovered from (also when read-only, where {@link #files} is null). */
+    private StateFiles read;
 
     /** Per store: live, finished, tombstones held, expired since start. */
     public Map<String, long[]> counts() {

@@ -2,6 +2,7 @@ package io.signalman.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.LineReader;
 import io.signalman.datadir.RecordLine;
 import io.signalman.datadir.Writing;
 import io.signalman.decisionlog.DecisionLog;
@@ -9,6 +10,7 @@ import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.json.Json;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
@@ -19,14 +21,17 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.CheckedOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,6 +124,43 @@ final class StateFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the state under " + dir, e);
         }
+    }
+
+    /**
+     * Where each of {@code ids} of {@code store} got the value it holds: the file, line and byte
+     * offset of its newest record, read again from the snapshot, journals and decision-log files
+     * a start reads. For an error's message (a restored FSM instance in a state its machine lacks),
+     * so it reads everything and keeps nothing else.
+     */
+    Map<String, String> locate(String store, Set<String> ids) {
+        Map<String, String> where = new HashMap<>();
+        Map<String, Long> versions = new HashMap<>();
+        try {
+            List<Path> files = new ArrayList<>(numbered(SNAPSHOT).values());
+            files.addAll(numbered(JOURNAL).values());
+            files.addAll(logFiles());
+            for (Path f : files) {
+                try (InputStream raw = Files.newInputStream(f);
+                     LineReader r = new LineReader(f.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw)) {
+                    while (r.next()) {
+                        JsonNode n = StateReading.parse(r.bytes(), r.length(), true);
+                        JsonNode line = n == null ? null : n.has("state_after") ? n.get("state_after") : n;
+                        if (line == null || !store.equals(line.path("store").asText()) || !ids.contains(line.path("id").asText())) {
+                            continue;
+                        }
+                        String id = line.path("id").asText();
+                        long v = line.path("version").asLong();
+                        if (v >= versions.getOrDefault(id, -1L)) {
+                            versions.put(id, v);
+                            where.put(id, f + ", line " + r.number() + " (byte " + r.offset() + ", version " + v + ")");
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("could not locate the records of {} in {}: {}", ids, dir, e.toString());
+        }
+        return where;
     }
 
     /** The journal new changes go to (the current generation's; a snapshot rolls it). */
