@@ -48,6 +48,11 @@ final class ServeProcess implements AutoCloseable {
 
     /** {@link #launch(Path, Map, String...)} with JVM options first (a test seam's system properties). */
     static ServeProcess launch(Path data, Map<String, String> env, List<String> jvm, String... args) {
+        return launch(data, data.resolve("serve.log"), env, jvm, args);
+    }
+
+    /** The same, printing to {@code log} (outside the data folder, when that is a disk the test fills). */
+    static ServeProcess launch(Path data, Path log, Map<String, String> env, List<String> jvm, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m"));
         cmd.addAll(jvm);
@@ -55,9 +60,9 @@ final class ServeProcess implements AutoCloseable {
                 "--rules", TestBundles.RULES.toString(), "--fixtures", TestBundles.FIXTURES.toString()));
         cmd.addAll(List.of(args));
         // To a file, not a pipe: what the process printed last is there once it has exited.
-        Path log = data.resolve("serve.log");
         try {
             Files.createDirectories(data);
+            Files.createDirectories(log.toAbsolutePath().getParent());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
