@@ -78,7 +78,8 @@ final class CrashCheck {
             if (op.acknowledged()) {
                 if (!replayed || again.statusCode() != op.status || !again.body().equals(op.answer)) {
                     losses.add("answer", op.path + " key " + (op.header != null ? op.header : "(message id)") + ": acknowledged "
-                            + op.status + ", retried " + again.statusCode() + (replayed ? " replayed" : " run again"));
+                            + op.status + ", retried " + again.statusCode() + (replayed ? " replayed" : " run again") + ": "
+                            + shorten(op.answer) + " / " + shorten(again.body()));
                 }
             } else if (replayed) {
                 answeredWithoutChange(op, again, logged, now, losses);
@@ -113,6 +114,10 @@ final class CrashCheck {
             losses.add("answer without its change", op.path + ": the stored answer says " + again.body() + ", but it is "
                     + now.get(op.entity).body());
         }
+    }
+
+    private static String shorten(String s) {
+        return s == null || s.length() <= 160 ? s : s.substring(0, 160) + "...";
     }
 
     /** The decision ids of every log file (plain and compressed); a line that is not whole and sealed is a loss. */

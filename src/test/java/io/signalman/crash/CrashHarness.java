@@ -11,16 +11,18 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The crash harness (issue 26.8): the real {@code bin/signalman serve} under a mixed load on every
- * endpoint, stateful packs included, killed with {@code kill -9} at a random moment, over many
- * rounds, the fsync mode changing every round ({@code interval}, {@code always}, {@code never});
+ * endpoint, stateful packs included, killed with {@code kill -9} at a random moment (the first
+ * answer a client gets after a random length of load), over many rounds, the fsync mode changing every round ({@code interval}, {@code always}, {@code never});
  * after each kill the data directory is verified offline ({@code signalman data verify}'s check)
  * and, after each restart, {@link CrashCheck} finds every acknowledged decision, transition, turn
  * and answer, and no answer without its change. It reports its rounds and what was lost.
@@ -58,6 +60,9 @@ public final class CrashHarness {
     static Result run(Options o, PrintStream out) throws Exception {
         Path data = o.work().resolve("data-" + o.seed());
         Path log = o.work().resolve("serve-" + o.seed() + ".log");
+        // A seed run again starts afresh: its keys would meet the last run's stored answers.
+        deleteTree(data);
+        Files.deleteIfExists(log);
         Random random = new Random(o.seed());
         List<Entity> entities = new ArrayList<>();
         List<List<Entity>> instances = new ArrayList<>();
@@ -81,17 +86,29 @@ public final class CrashHarness {
             String mode = MODES[(round - 1) % MODES.length];
             CrashHttp http = new CrashHttp(server.port());
             AtomicBoolean stop = new AtomicBoolean();
+            // Armed after the load's random length: the kill then lands right after an answer arrives,
+            // when a record answered before it was written would still be on its way to the file.
+            AtomicReference<CountDownLatch> armed = new AtomicReference<>();
+            Runnable answered = () -> {
+                CountDownLatch a = armed.get();
+                if (a != null) {
+                    a.countDown();
+                }
+            };
             List<CrashLoad> loads = new ArrayList<>();
             ExecutorService pool = Executors.newFixedThreadPool(o.workers());
             List<Future<?>> running = new ArrayList<>();
             for (int w = 0; w < o.workers(); w++) {
                 CrashLoad load = new CrashLoad("r" + round + "w" + w, http, instances.get(w), conversations.get(w),
-                        random.nextLong(), stop);
+                        random.nextLong(), stop, answered);
                 loads.add(load);
                 running.add(pool.submit(load));
             }
             long loadMillis = o.minLoadMillis() + (long) (random.nextDouble() * (o.maxLoadMillis() - o.minLoadMillis()));
             Thread.sleep(loadMillis);
+            CountDownLatch answer = new CountDownLatch(1);
+            armed.set(answer);
+            answer.await(10, TimeUnit.SECONDS);
             server.kill();
             stop.set(true);
             for (Future<?> f : running) {
@@ -128,6 +145,17 @@ public final class CrashHarness {
         out.printf("crash-test: %d rounds of kill -9 under load (--fsync %s); acknowledged %s; lost %d%s%n", o.rounds(),
                 String.join(", ", MODES), acknowledged, result.losses(), lost.isEmpty() ? "" : " " + lost);
         return result;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     /** Acknowledged answers by what they acknowledged, and the idempotency answers among them. */

@@ -31,16 +31,20 @@ final class CrashLoad implements Runnable {
     private final Entity conversation;
     private final Random random;
     private final AtomicBoolean stop;
+    private final Runnable acknowledged;
     final List<Op> sent = new ArrayList<>();
     private int n;
 
-    CrashLoad(String name, CrashHttp http, List<Entity> instances, Entity conversation, long seed, AtomicBoolean stop) {
+    /** {@code acknowledged} runs the moment an answer arrives (the harness kills right after one). */
+    CrashLoad(String name, CrashHttp http, List<Entity> instances, Entity conversation, long seed, AtomicBoolean stop,
+              Runnable acknowledged) {
         this.name = name;
         this.http = http;
         this.instances = instances;
         this.conversation = conversation;
         this.random = new Random(seed);
         this.stop = stop;
+        this.acknowledged = acknowledged;
         this.n = (int) (seed & 0xffff) * 100_000;
     }
 
@@ -60,6 +64,9 @@ final class CrashLoad implements Runnable {
             }
             op.answer = r.body();
             op.status = r.statusCode();
+            if (op.acknowledged()) {
+                acknowledged.run();
+            }
             if (!apply(op)) {
                 if (!resync(op.entity)) {
                     return;
