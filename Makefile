@@ -31,12 +31,12 @@ test: format-check postgres browser
 ## The crash harness, long (issue 26.8; about a minute per three rounds on two cores): bin/signalman serve
 ## under a mixed load on every endpoint, killed with kill -9 at a random moment, ROUNDS times, the fsync mode
 ## changing every round; after each restart every acknowledged decision, transition, turn and answer must be
-## there. Prints each round and the total lost (exit 1 on any loss); SEED=n replays a run. 127.0.0.1 only.
+## there. Prints each round and the total lost (exit 1 on any loss); CRASH_SEED=n replays a run. 127.0.0.1 only.
 ROUNDS ?= 30
-SEED ?=
+CRASH_SEED ?=
 crash-test: build
 	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
-	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.crash.CrashHarness $(ROUNDS) $(SEED)
+	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.crash.CrashHarness $(ROUNDS) $(CRASH_SEED)
 
 ## The workbench's browser test drives Debian's chromium through chromium-driver: installed here
 ## when missing (as root, or through sudo); nothing is done when both are there.

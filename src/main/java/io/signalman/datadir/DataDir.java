@@ -10,9 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +71,7 @@ public final class DataDir implements AutoCloseable {
                 List<String> present = DataDirFiles.list(root);
                 m = Manifest.fresh(root);
                 if (!present.isEmpty()) {
-                    upgraded = adopt(root, m, present, acceptLoss);
+                    upgraded = FormatOne.adopt(root, m, present, acceptLoss);
                 }
             }
             reconcile(root, m, acceptLoss);
@@ -136,105 +134,39 @@ public final class DataDir implements AutoCloseable {
         lock.close();
     }
 
-    /**
-     * No manifest, but files of ours: format 1 (nothing sealed), upgraded by listing them as they
-     * are; or format 2 whose manifest was deleted (something sealed), refused unless the loss is
-     * accepted. Returns whether it upgraded.
-     */
-    private static boolean adopt(Path root, Manifest m, List<String> present, boolean acceptLoss) throws IOException {
-        boolean sealed = false;
-        for (String rel : present) {
-            if (!rel.endsWith(".tmp") && DataDirFiles.sealed(root.resolve(rel))) {
-                sealed = true;
-                break;
-            }
-        }
-        if (sealed && !acceptLoss) {
-            throw new DataDirRefused(root.resolve(Manifest.NAME) + " is missing, but " + root + " holds files written with "
-                    + "checksums (this version's): the manifest was deleted or lost, so nothing says whether other pieces "
-                    + "went with it. Restore it from a backup, or start with --accept-data-loss to list the files present "
-                    + "as they are (signalman data verify --data " + root + " shows what is there)");
-        }
-        for (String rel : present) {
-            if (!rel.endsWith(".tmp")) {
-                m.list(rel, null, null, !sealed);
-            }
-        }
-        if (sealed) {
-            LOG.error("data directory {}: the manifest was missing; the {} files present are listed as they are "
-                    + "(--accept-data-loss)", root, present.size());
-            return false;
-        }
-        LOG.warn("data directory {} was written by the previous version (format 1: no manifest, no checksums); upgrading it "
-                + "in place: {} files listed as they are, the state written anew with checksums", root, present.size());
-        return true;
-    }
-
     /** Compares the manifest with the disk, finishes what a crash cut short, and refuses or sets aside the rest. */
     private static void reconcile(Path root, Manifest m, boolean acceptLoss) throws IOException {
-        List<String> problems = new ArrayList<>();
-        List<String> foreign = new ArrayList<>();
-        Map<String, Manifest.Entry> listed = m.files();
-        for (var e : listed.entrySet()) {
-            String rel = e.getKey();
-            Path p = root.resolve(rel);
-            if (Files.exists(p)) {
-                if (e.getValue().closed() && Files.size(p) != e.getValue().bytes()) {
-                    problems.add(rel + " is " + Files.size(p) + " bytes, but it was complete at " + e.getValue().bytes()
-                            + " (altered, or another directory's file)");
-                    foreign.add(rel);
-                }
-                continue;
-            }
-            Path gz = p.resolveSibling(p.getFileName() + ".gz");
-            Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
-            if (DataDirFiles.log(rel) && !DataDirFiles.compressed(rel) && Files.exists(gz)) {
-                m.replaced(p, gz, Files.size(gz), DataDirFiles.crc(gz));
-            } else if (DataDirFiles.snapshot(rel) && Files.exists(tmp) && e.getValue().closed()
-                    && Files.size(tmp) == e.getValue().bytes()) {
-                Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE);
-                LOG.info("{}: finished a snapshot's rename that a stop cut short", p);
-            } else {
-                problems.add(rel + " is missing (file " + e.getValue().seq() + " of this directory"
-                        + (e.getValue().closed() ? ", " + e.getValue().bytes() + " bytes" : "") + ")");
-                if (acceptLoss) {
-                    m.unlist(rel);
-                }
-            }
+        List<DataDirCheck.Finding> findings = DataDirCheck.compare(root, m.files());
+        List<String> problems = findings.stream().filter(DataDirCheck.Finding::problem).map(DataDirCheck.Finding::text).toList();
+        if (!problems.isEmpty() && !acceptLoss) {
+            throw new DataDirRefused("data directory " + root + " is not whole:\n  " + String.join("\n  ", problems)
+                    + "\nRestore these from a backup, or start with --accept-data-loss to go on without what is missing "
+                    + "(state rolls back to what the remaining files hold) and set foreign files aside; "
+                    + "signalman data verify --data " + root + " checks the whole directory");
         }
-        long generation = listed.keySet().stream().filter(DataDirFiles::snapshot).mapToLong(DataDirFiles::generation).max()
-                .orElse(0);
-        for (String rel : DataDirFiles.list(root)) {
-            if (m.files().containsKey(rel)) {
-                continue;
+        Path aside = root.resolve("set-aside").resolve(STAMP.format(Instant.now()));
+        for (DataDirCheck.Finding f : findings) {
+            Path p = root.resolve(f.rel());
+            switch (f.kind()) {
+                case LEFTOVER, SUPERSEDED -> Files.delete(p);
+                case COMPRESSED -> {
+                    Path original = root.resolve(f.rel().substring(0, f.rel().length() - 3));
+                    m.replaced(original, p, Files.size(p), DataDirFiles.crc(p));
+                    Files.deleteIfExists(original);
+                    LOG.info("{}: finished a compression that a stop cut short", p);
+                }
+                case RENAME -> {
+                    Files.move(p.resolveSibling(p.getFileName() + ".tmp"), p, StandardCopyOption.ATOMIC_MOVE);
+                    LOG.info("{}: finished a snapshot's rename that a stop cut short", p);
+                }
+                case MISSING -> m.unlist(f.rel());
+                case ALTERED, FOREIGN -> {
+                    setAside(root, f.rel(), aside);
+                    m.unlist(f.rel());
+                }
             }
-            Path p = root.resolve(rel);
-            String original = rel.endsWith(".gz") ? rel.substring(0, rel.length() - 3) : null;
-            if (rel.endsWith(".tmp")) {
-                Files.delete(p); // a write cut short before its rename: never part of the directory
-            } else if (original != null && m.files().containsKey(original)) {
-                m.replaced(root.resolve(original), p, Files.size(p), DataDirFiles.crc(p));
-                Files.delete(root.resolve(original));
-                LOG.info("{}: finished a compression that a stop cut short", p);
-            } else if (DataDirFiles.generation(rel) >= 0 && DataDirFiles.generation(rel) < generation) {
-                Files.delete(p); // superseded by the newest snapshot; its deletion was cut short
-            } else {
-                problems.add(rel + " is not listed in the manifest (another directory's file, or copied in by hand)");
-                foreign.add(rel);
-            }
-        }
-        if (!problems.isEmpty()) {
-            if (!acceptLoss) {
-                throw new DataDirRefused("data directory " + root + " is not whole:\n  " + String.join("\n  ", problems)
-                        + "\nRestore these from a backup, or start with --accept-data-loss to go on without what is missing "
-                        + "(state rolls back to what the remaining files hold) and set foreign files aside; "
-                        + "signalman data verify --data " + root + " checks the whole directory");
-            }
-            problems.forEach(p -> LOG.error("data directory {}: accepting the loss (--accept-data-loss): {}", root, p));
-            Path aside = root.resolve("set-aside").resolve(STAMP.format(Instant.now()));
-            for (String rel : foreign) {
-                setAside(root, rel, aside);
-                m.unlist(rel);
+            if (f.problem()) {
+                LOG.error("data directory {}: accepting the loss (--accept-data-loss): {}", root, f.text());
             }
         }
         judgeOpenFiles(root, m, acceptLoss);

@@ -80,50 +80,26 @@ public final class Verify {
             return;
         }
         Map<String, Manifest.Entry> listed = m.files();
-        for (var e : listed.entrySet()) {
-            listedFile(e.getKey(), e.getValue());
-        }
-        long generation = listed.keySet().stream().filter(DataDirFiles::snapshot).mapToLong(DataDirFiles::generation).max()
-                .orElse(0);
-        for (String rel : present) {
-            if (listed.containsKey(rel)) {
-                continue;
-            }
-            String original = rel.endsWith(".gz") ? rel.substring(0, rel.length() - 3) : null;
-            if (rel.endsWith(".tmp")) {
-                notes.add(rel + ": a write cut short before its rename; removed at the next start");
-            } else if (original != null && listed.containsKey(original)) {
-                notes.add(rel + ": a compression cut short; finished at the next start");
-            } else if (DataDirFiles.generation(rel) >= 0 && DataDirFiles.generation(rel) < generation) {
-                notes.add(rel + ": superseded by the newest snapshot; removed at the next start");
+        for (DataDirCheck.Finding f : DataDirCheck.compare(root, listed)) {
+            if (f.problem()) {
+                problems.add(f.text());
             } else {
-                problems.add(rel + " is not listed in the manifest (another directory's file, or copied in by hand)");
+                notes.add(f.text() + (f.kind() == DataDirCheck.Kind.LEFTOVER || f.kind() == DataDirCheck.Kind.SUPERSEDED
+                        ? "; removed at the next start" : "; finished at the next start"));
+            }
+        }
+        for (var e : listed.entrySet()) {
+            Path p = root.resolve(e.getKey());
+            if (Files.exists(p) && (!e.getValue().closed() || Files.size(p) == e.getValue().bytes())) {
+                listedFile(e.getKey(), e.getValue());
             }
         }
     }
 
+    /** A listed file that is there: its checksum when complete, then its records. */
     private void listedFile(String rel, Manifest.Entry e) throws IOException {
-        Path p = root.resolve(rel);
-        if (!Files.exists(p)) {
-            Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
-            if (DataDirFiles.log(rel) && Files.exists(p.resolveSibling(p.getFileName() + ".gz"))) {
-                notes.add(rel + ": compressed, not yet listed so; recorded at the next start");
-            } else if (DataDirFiles.snapshot(rel) && Files.exists(tmp)) {
-                notes.add(rel + ": its rename was cut short; finished at the next start");
-            } else {
-                problems.add(rel + " is missing (file " + e.seq() + " of this directory"
-                        + (e.closed() ? ", " + e.bytes() + " bytes" : "") + ")");
-            }
-            return;
-        }
         if (e.closed()) {
-            long size = Files.size(p);
-            if (size != e.bytes()) {
-                problems.add(rel + " is " + size + " bytes, but it was complete at " + e.bytes() + " (altered, or another "
-                        + "directory's file)");
-                return;
-            }
-            int crc = DataDirFiles.crc(p);
+            int crc = DataDirFiles.crc(root.resolve(rel));
             if (crc != e.crc()) {
                 problems.add(rel + ": its CRC32C is " + String.format("%08x", crc) + ", but it was " + String.format("%08x", e.crc())
                         + " when complete (damaged or replaced)");

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.datadir.Receipts;
-import io.signalman.datadir.StorageUnavailable;
 import io.signalman.engine.Refused;
 import io.signalman.json.Json;
 import io.signalman.state.SharedAnswers;
@@ -192,10 +191,11 @@ final class Idempotency {
             try {
                 // After the change it answers is written (the work has returned): never ahead of it.
                 shared.complete(key.id(), key.bodyDigest(), reply.status(), reply.body(), window, receipts);
-            } catch (StorageUnavailable e) {
-                // The change is made and written; only its answer could not be stored as the disk
-                // filled. The client is told what happened (the answer), this node remembers it
-                // below, and the key is not left claimed: a retry after a restart runs again.
+            } catch (RuntimeException e) {
+                // The change is made and written; only its answer could not be stored (the disk
+                // filled, or the worker was interrupted as the server stops). The client is told
+                // what happened (the answer), this node remembers it below, and the key is never
+                // left claimed: a retry after a restart runs again.
                 shared.release(key.id());
             }
         }

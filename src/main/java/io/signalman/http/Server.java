@@ -20,6 +20,7 @@ import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
 import io.signalman.StateSpecs;
 import io.signalman.scenario.ScenarioGate;
+import io.signalman.state.AnswerNeeds;
 import io.signalman.state.LocalAnswers;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
@@ -141,10 +142,8 @@ public final class Server implements AutoCloseable {
                         : LocalState.inMemory(config.state(), specs);
                 stores = local.stores();
                 if (config.state().durable()) {
-                    LocalState recovered = local;
-                    DataDir dir = data;
                     answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock(),
-                            writing, need -> present(need, recovered, dir));
+                            writing, new AnswerNeeds(local, data.manifest()));
                     LocalAnswers held = answers;
                     DecisionLog written = log;
                     local.forceEachTick(() -> held.forceAfter(() -> written.sync(written.appended())));
@@ -218,25 +217,6 @@ public final class Server implements AutoCloseable {
             }
             throw e;
         }
-    }
-
-    /**
-     * Whether what a stored idempotency answer's request made durable is in the recovered data
-     * directory: a state change ({@code store, id, version}) in the state, a decision record
-     * ({@code log, end}) in a log file whole at least that far. An answer is kept only when all
-     * of its needs are (issue 26.2).
-     */
-    private static boolean present(com.fasterxml.jackson.databind.JsonNode need, LocalState state, DataDir data) {
-        if (need.has("store")) {
-            return state.holds(need.path("store").asText(), need.path("id").asText(), need.path("version").asLong());
-        }
-        if (need.has("log")) {
-            var files = data.manifest().files();
-            String name = "decisions/" + need.path("log").asText();
-            var plain = files.get(name);
-            return files.containsKey(name + ".gz") || plain != null && plain.closed() && plain.bytes() >= need.path("end").asLong();
-        }
-        return true;
     }
 
     /**

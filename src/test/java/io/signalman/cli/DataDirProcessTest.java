@@ -66,6 +66,11 @@ class DataDirProcessTest {
         assertTrue(replay.err().contains("is a data directory: replaying its decision log"), replay.err());
         assertTrue(replay.out().contains("0 unreadable records"), replay.out());
 
+        // ... and --accept will not rewrite it (the manifest would refuse the next start)
+        CliRunner.Result accept = CliRunner.run("replay", "--accept", data.toString());
+        assertEquals(2, accept.code(), accept.err());
+        assertTrue(accept.err().contains("is a data directory"), accept.err());
+
         // A deleted snapshot is named by verify and refused at start
         Path snapshot;
         try (Stream<Path> s = Files.list(data.resolve("state"))) {

@@ -89,7 +89,9 @@ public final class CrashHarness {
             // Armed after the load's random length: the kill then lands right after an answer arrives,
             // when a record answered before it was written would still be on its way to the file.
             AtomicReference<CountDownLatch> armed = new AtomicReference<>();
+            java.util.concurrent.atomic.AtomicInteger answers = new java.util.concurrent.atomic.AtomicInteger();
             Runnable answered = () -> {
+                answers.incrementAndGet();
                 CountDownLatch a = armed.get();
                 if (a != null) {
                     a.countDown();
@@ -105,6 +107,12 @@ public final class CrashHarness {
                 running.add(pool.submit(load));
             }
             long loadMillis = o.minLoadMillis() + (long) (random.nextDouble() * (o.maxLoadMillis() - o.minLoadMillis()));
+            // The random length counts from the first few dozen answers: a cold server on a busy machine
+            // answers slowly at first, and a kill before any decision was made would prove little.
+            long warm = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (answers.get() < 40 && System.nanoTime() < warm) {
+                Thread.sleep(20);
+            }
             Thread.sleep(loadMillis);
             CountDownLatch answer = new CountDownLatch(1);
             armed.set(answer);
