@@ -99,29 +99,49 @@ public final class Manifest implements FileRegistry {
 
     @Override
     public synchronized void adding(Path file) throws IOException {
-        files.put(relative(file), new Entry(nextSeq++, null, null, false));
-        write();
+        change(() -> files.put(relative(file), new Entry(nextSeq++, null, null, false)));
     }
 
     @Override
     public synchronized void closed(Path file, long bytes, int crc) throws IOException {
-        String key = relative(file);
-        Entry e = files.get(key);
-        files.put(key, new Entry(e == null ? nextSeq++ : e.seq(), bytes, crc, e != null && e.legacy()));
-        write();
+        change(() -> {
+            String key = relative(file);
+            Entry e = files.get(key);
+            files.put(key, new Entry(e == null ? nextSeq++ : e.seq(), bytes, crc, e != null && e.legacy()));
+        });
     }
 
     @Override
     public synchronized void replaced(Path from, Path to, long bytes, int crc) throws IOException {
-        Entry e = files.remove(relative(from));
-        files.put(relative(to), new Entry(e == null ? nextSeq++ : e.seq(), bytes, crc, e != null && e.legacy()));
-        write();
+        change(() -> {
+            Entry e = files.remove(relative(from));
+            files.put(relative(to), new Entry(e == null ? nextSeq++ : e.seq(), bytes, crc, e != null && e.legacy()));
+        });
     }
 
     @Override
     public synchronized void removing(Path file) throws IOException {
-        if (files.remove(relative(file)) != null) {
+        if (files.containsKey(relative(file))) {
+            change(() -> files.remove(relative(file)));
+        }
+    }
+
+    /**
+     * Makes a change and writes it; when the write fails (a full disk) the change is undone, so
+     * that what the manifest holds in memory is what it says on disk, and a later write never
+     * lists a file whose creation failed with it.
+     */
+    private void change(Runnable mutation) throws IOException {
+        Map<String, Entry> before = new LinkedHashMap<>(files);
+        long seq = nextSeq;
+        mutation.run();
+        try {
             write();
+        } catch (IOException | RuntimeException e) {
+            files.clear();
+            files.putAll(before);
+            nextSeq = seq;
+            throw e;
         }
     }
 

@@ -20,10 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issues 26.5 and 26.6 through real {@code serve} processes: a second server on a data directory
- * is refused naming the pid that owns it; a second server on a port in use exits 1 with one clear
- * line (no stack trace, no process left alive); SIGTERM exits 0 as the README says; replaying the
- * data directory replays its decision log; a deleted snapshot is named and refused at start and by
- * {@code signalman data verify}, until the loss is accepted with {@code --accept-data-loss}.
+ * is refused naming the pid that owns it; SIGTERM exits 0 as the README says; replaying the data
+ * directory replays its decision log; a deleted snapshot is named and refused at start and by
+ * {@code signalman data verify}, until the loss is accepted with {@code --accept-data-loss}; a
+ * server whose port is in use exits 1 with one clear line (no stack trace, no process left alive).
+ * Two full starts: the refusals come before any rule is compiled.
  */
 class DataDirProcessTest {
 
@@ -35,7 +36,7 @@ class DataDirProcessTest {
     Path dir;
 
     @Test
-    void oneOwnerPerDataDirectoryOnePortPerServerAndAWholeDirectoryOrARefusalNamingWhatIsMissing() throws Exception {
+    void oneOwnerPerDataDirectoryAWholeDirectoryOrARefusalNamingWhatIsMissingAndOnePortPerServer() throws Exception {
         Path data = dir.resolve("data");
         try (ServeProcess owner = ServeProcess.start(data, Map.of())) {
             post(owner.port(), "/v1/fsm/instances", "{\"id\": \"r1\", \"machine\": \"review-flow\"}");
@@ -46,14 +47,6 @@ class DataDirProcessTest {
                 assertEquals(1, second.waitFor(Duration.ofSeconds(60)), second.output());
                 assertTrue(second.output().contains("is in use by another Signalman process (pid " + owner.process().pid() + ")"),
                         second.output());
-            }
-            // A second server on the same port exits 1 with one line, not a stack trace
-            try (ServeProcess clash = ServeProcess.launch(dir.resolve("clash"), Map.of(), "--port",
-                    String.valueOf(owner.port()))) {
-                assertEquals(1, clash.waitFor(Duration.ofSeconds(120)), clash.output());
-                assertTrue(clash.output().contains("signalman: cannot start: cannot listen on 127.0.0.1:" + owner.port()
-                        + ": the address is already in use"), clash.output());
-                assertFalse(clash.output().contains("\tat "), "a stack trace:\n" + clash.output());
             }
             // SIGTERM stops it with status 0
             owner.process().destroy();
@@ -86,11 +79,16 @@ class DataDirProcessTest {
             assertTrue(refused.output().contains("state/" + snapshot.getFileName() + " is missing"), refused.output());
             assertTrue(refused.output().contains("--accept-data-loss"), refused.output());
         }
-        // ... until the loss is accepted
-        try (ServeProcess accepted = ServeProcess.start(data, Map.of(), "--accept-data-loss")) {
-            assertTrue(accepted.output().contains("accepting the loss"), accepted.output());
-            accepted.process().destroy();
-            accepted.waitFor(Duration.ofSeconds(60));
+        // ... until the loss is accepted: here by a start whose port is taken, which also shows that a
+        // server that cannot listen exits 1 with one line, no stack trace, and leaves the directory whole
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             ServeProcess clash = ServeProcess.launch(data, Map.of(), "--accept-data-loss", "--port",
+                     String.valueOf(taken.getLocalPort()))) {
+            assertEquals(1, clash.waitFor(Duration.ofSeconds(120)), clash.output());
+            assertTrue(clash.output().contains("accepting the loss"), clash.output());
+            assertTrue(clash.output().contains("signalman: cannot start: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + ": the address is already in use"), clash.output());
+            assertFalse(clash.output().contains("\tat "), "a stack trace:\n" + clash.output());
         }
         CliRunner.Result whole = CliRunner.run("data", "verify", "--data", data.toString(), "--rules",
                 TestBundles.RULES.toString());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.signalman.Await;
 import io.signalman.TestBundles;
+import io.signalman.datadir.Verify;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
 import java.io.IOException;
@@ -30,17 +31,19 @@ import org.junit.jupiter.api.io.TempDir;
  * refuses writes, every endpoint that would change something answers 503 {@code storage_unavailable}
  * with {@code Retry-After} and changes nothing (a refused FSM action or turn does not move, a
  * refused create does not exist), the condition is logged once (no stack traces), {@code /ready}
- * says why while {@code /health} stays live; a SIGTERM while the disk is full exits 0 losing
- * nothing acknowledged; when space returns service resumes by itself and the refused keys run.
+ * says why while {@code /health} stays live; when space returns service resumes by itself and the
+ * refused keys run; a SIGTERM while the disk is full again exits 0 losing nothing acknowledged.
  * Twice: with the whole data directory on a 3 MB tmpfs a filler file fills (skipped where the test
- * cannot mount one), and with the write-failure seam ({@code -Dsignalman.test.disk-full-while}),
- * which needs no mount.
+ * cannot mount one; the directory is then verified offline), and with the write-failure seam
+ * ({@code -Dsignalman.test.disk-full-while}), which needs no mount (a start then finds every
+ * acknowledged change and answer).
  */
 class FullDiskProcessTest {
 
     private static final String MESSAGE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
             + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
     private static final String TURN = "{\"agent\": \"triage\", \"response\": \"noted\", \"tool_calls\": 0}";
+    private static final String REVIEW = "{\"action\": \"review\", \"payload\": {\"quality\": 0.5}}";
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -70,9 +73,9 @@ class FullDiskProcessTest {
 
                 @Override
                 public void free() throws IOException {
-                    Files.delete(filler);
+                    Files.deleteIfExists(filler);
                 }
-            });
+            }, false);
         } finally {
             run("umount", "-l", data.toString());
         }
@@ -85,20 +88,22 @@ class FullDiskProcessTest {
         aFullDiskChangesNothingSaysSoOnceAndLosesNothing(data, List.of("-Dsignalman.test.disk-full-while=" + full), new Filling() {
             @Override
             public void fill() throws IOException {
-                Files.createFile(full);
+                Files.write(full, new byte[0]);
             }
 
             @Override
             public void free() throws IOException {
-                Files.delete(full);
+                Files.deleteIfExists(full);
             }
-        });
+        }, true);
     }
 
-    private void aFullDiskChangesNothingSaysSoOnceAndLosesNothing(Path data, List<String> jvm, Filling disk) throws Exception {
+    private void aFullDiskChangesNothingSaysSoOnceAndLosesNothing(Path data, List<String> jvm, Filling disk, boolean restart)
+            throws Exception {
         Path log = dir.resolve("serve.log");
         Set<String> acknowledged = new HashSet<>();
         String moved;
+        String revised;
         try (ServeProcess server = ServeProcess.launch(data, log, Map.of(), jvm).awaitServing(Duration.ofSeconds(120))) {
             int port = server.port();
             // Given a decision, an FSM instance moved by a keyed action and a conversation, acknowledged
@@ -127,8 +132,7 @@ class FullDiskProcessTest {
             assertTrue(refused.headers().firstValue("retry-after").isPresent());
             assertStorageUnavailable(send(port, "POST", "/v1/fsm/instances", "{\"id\": \"r2\", \"machine\": \"review-flow\"}",
                     null));
-            assertStorageUnavailable(send(port, "POST", "/v1/fsm/instances/r1/actions",
-                    "{\"action\": \"review\", \"payload\": {\"quality\": 0.5}}", "k1"));
+            assertStorageUnavailable(send(port, "POST", "/v1/fsm/instances/r1/actions", REVIEW, "k1"));
             assertStorageUnavailable(send(port, "POST", "/v1/handoff/conversations/c1/turns", TURN, "k2"));
             for (int i = 0; i < 50; i++) {
                 assertStorageUnavailable(send(port, "POST", "/v1/broker/route", MESSAGE, null));
@@ -144,26 +148,22 @@ class FullDiskProcessTest {
             assertEquals(1, count(out, "refusing every change (503 storage_unavailable)"), out);
             assertFalse(out.contains("\tat "), "a stack trace in the log:\n" + out);
 
-            // When it is stopped while the disk is still full, it exits 0
+            // When space returns, service resumes by itself, and the keys refused meanwhile run (released, not in progress)
+            disk.free();
+            Await.until(Duration.ofSeconds(30), "/ready to be 200 again", () -> send(port, "GET", "/ready", null, null)
+                    .statusCode() == 200);
+            revised = send(port, "POST", "/v1/fsm/instances/r1/actions", REVIEW, "k1").body();
+            assertEquals("revising", Json.parse(revised).get("to").asText(), revised);
+            acknowledged.add(Json.parse(revised).get("decision_id").asText());
+            assertEquals(200, send(port, "POST", "/v1/handoff/conversations/c1/turns", TURN, "k2").statusCode());
+
+            // When the disk fills again and the server is stopped while it is full, it exits 0
+            disk.fill();
             server.process().destroy();
             assertEquals(0, server.waitFor(Duration.ofSeconds(90)), server.output());
         }
-        // Then, once space returns, a start finds every acknowledged change and answer
         disk.free();
-        try (ServeProcess server = ServeProcess.launch(data, log, Map.of(), jvm).awaitServing(Duration.ofSeconds(120))) {
-            int port = server.port();
-            assertEquals("running", state(port, "/v1/fsm/instances/r1").get("current_state").asText());
-            HttpResponse<String> replayed = send(port, "POST", "/v1/fsm/instances/r1/actions", "{\"action\": \"start\"}", "k0");
-            assertEquals(moved, replayed.body());
-            assertEquals("true", replayed.headers().firstValue("idempotent-replayed").orElse(""));
-            // ... and the keys refused while the disk was full run now (they were released, not left in progress)
-            assertEquals("revising", Json.parse(send(port, "POST", "/v1/fsm/instances/r1/actions",
-                    "{\"action\": \"review\", \"payload\": {\"quality\": 0.5}}", "k1").body()).get("to").asText());
-            assertEquals(200, send(port, "POST", "/v1/handoff/conversations/c1/turns", TURN, "k2").statusCode());
-            server.process().destroy();
-            server.waitFor(Duration.ofSeconds(90));
-        }
-        // ... and the log holds every acknowledged decision, whole lines only: it replays
+        // Then nothing acknowledged is lost: the log holds every acknowledged decision, whole lines only
         Archive archive = Archive.read(List.of(data.resolve("decisions")));
         Set<String> logged = new HashSet<>();
         archive.files().forEach(f -> {
@@ -173,6 +173,24 @@ class FullDiskProcessTest {
         Set<String> missing = new HashSet<>(acknowledged);
         missing.removeAll(logged);
         assertEquals(Set.of(), missing, "acknowledged but not in the log");
+        if (!restart) {
+            Verify.Report verified = Verify.check(data);
+            assertTrue(verified.ok(), verified.problems().toString());
+            return;
+        }
+        // ... and a start finds every acknowledged change and answer
+        try (ServeProcess server = ServeProcess.launch(data, log, Map.of(), jvm).awaitServing(Duration.ofSeconds(120))) {
+            int port = server.port();
+            assertEquals("revising", state(port, "/v1/fsm/instances/r1").get("current_state").asText());
+            for (String[] answered : new String[][] {{"k0", "{\"action\": \"start\"}", moved}, {"k1", REVIEW, revised}}) {
+                HttpResponse<String> replayed = send(port, "POST", "/v1/fsm/instances/r1/actions", answered[1], answered[0]);
+                assertEquals(answered[2], replayed.body());
+                assertEquals("true", replayed.headers().firstValue("idempotent-replayed").orElse(""));
+            }
+            assertEquals(1, state(port, "/v1/handoff/conversations/c1").get("handoff_count").asInt());
+            server.process().destroy();
+            server.waitFor(Duration.ofSeconds(90));
+        }
         CliRunner.Result replay = CliRunner.run("replay", "--quiet", "--rules", TestBundles.RULES.toString(), data.toString());
         assertEquals(0, replay.code(), replay.out() + replay.err());
     }
