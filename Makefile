@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test openapi-lint postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean browser workbench-screenshots
+.PHONY: build run test openapi-lint crash-test postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean browser workbench-screenshots
 
 build: $(JAR)
 
@@ -24,7 +24,7 @@ run: build
 	  bin/signalman serve --host $(HOST) --port $(PORT) --rules rules --fixtures replay-fixtures --data data
 
 ## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP,
-## the workbench in a headless Chromium).
+## the workbench in a headless Chromium), then, once the jar is built, the short crash harness (CrashIT).
 test: format-check openapi-lint postgres browser
 	mvn -B -Dstyle.color=never verify
 
@@ -35,6 +35,16 @@ openapi-lint:
 	@npm ci --prefix $(OPENAPI_LINT) --no-audit --no-fund --loglevel=error >/dev/null
 	@$(OPENAPI_LINT)/node_modules/.bin/redocly lint --config $(OPENAPI_LINT)/redocly.yaml --format=stylish \
 	  src/main/resources/openapi.yaml 2>&1 | grep -vE '[║╔╚]' | grep -v '^\s*$$'; exit $${PIPESTATUS[0]}
+
+## The crash harness, long (issue 26.8; about a minute per three rounds on two cores): bin/signalman serve
+## under a mixed load on every endpoint, killed with kill -9 at a random moment, ROUNDS times, the fsync mode
+## changing every round; after each restart every acknowledged decision, transition, turn and answer must be
+## there. Prints each round and the total lost (exit 1 on any loss); CRASH_SEED=n replays a run. 127.0.0.1 only.
+ROUNDS ?= 30
+CRASH_SEED ?=
+crash-test: build
+	$(MVN) test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	java -cp target/test-classes:target/classes:$$(cat target/test-classpath.txt) io.signalman.crash.CrashHarness $(ROUNDS) $(CRASH_SEED)
 
 ## The workbench's browser test drives Debian's chromium through chromium-driver: installed here
 ## when missing (as root, or through sudo); nothing is done when both are there.

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | test | replay | explain | state} (SPEC 7, issues 16 and 18). */
+/** {@code signalman serve | check | test | replay | explain | state | data} (SPEC 7, issues 16, 18 and 26). */
 public final class Main {
 
     static final String USAGE = """
@@ -19,7 +19,7 @@ public final class Main {
                        [--state-retention 7d] [--state-idle-retention 30d] [--state-max-entries 1000000]
                        [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
-                       [--workbench-token T] [--admin-token-name NAME]
+                       [--workbench-token T] [--admin-token-name NAME] [--accept-data-loss]
               check    [rules-dir]
               test     [rules-dir] [--json]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
@@ -28,6 +28,7 @@ public final class Main {
               explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
               state    export [--data data | --state-jdbc URL] > states.jsonl
               state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)
+              data     verify [--data data] [--rules rules]   (checks a data directory; changes nothing)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {
@@ -90,6 +91,7 @@ public final class Main {
                 case "replay" -> ReplayCommand.run(rest, out, err, env);
                 case "explain" -> ExplainCommand.run(rest, out, err, env);
                 case "state" -> StateCommand.run(rest, System.in, out, err, env);
+                case "data" -> DataCommand.run(rest, out, err, env);
                 default -> throw new Args.UsageException("unknown command \"" + argv[0] + "\"");
             };
         } catch (Args.UsageException e) {

@@ -57,6 +57,16 @@ final class ReplayCommand {
             return onCluster(a, members, selection, out, err);
         }
         Archive archive;
+        for (String argument : a.positional()) {
+            if (Archive.dataDirectory(Path.of(argument))) {
+                if (a.has("accept")) {
+                    throw new Args.UsageException("--accept rewrites a golden history, not a server's decision log ("
+                            + argument + " is a data directory, whose manifest would then refuse it at the next start)");
+                }
+                err.println("signalman replay: " + argument + " is a data directory: replaying its decision log, "
+                        + Path.of(argument).resolve("decisions"));
+            }
+        }
         try {
             archive = Archive.read(a.positional().stream().map(Path::of).toList());
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.signalman.cli;
 
 import io.signalman.cluster.ClusterConfig;
+import io.signalman.datadir.DataDirRefused;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.GateRefused;
@@ -87,12 +88,26 @@ final class ServeCommand {
         }
     }
 
+    /** What stopped a start, in one line: a port in use is named as such, with the address. */
+    static String startFailure(ServerConfig config, Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof java.net.BindException || String.valueOf(root.getMessage()).contains("Address already in use")) {
+            return "cannot listen on " + config.host() + ":" + config.port()
+                    + (config.adminListener() == null ? "" : " or " + config.adminListener())
+                    + ": the address is already in use (another server on that port?); not serving";
+        }
+        return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
                 "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
                 "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
-                "admin-token-name"), Set.of("cluster"), env);
+                "admin-token-name"), Set.of("cluster", "accept-data-loss"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -118,7 +133,7 @@ final class ServeCommand {
         }
         ServerConfig withAdmin = a.get("admin-port", null) == null ? base
                 : base.withAdminListener(a.get("admin-host", ServerConfig.AdminListener.DEFAULT_HOST), a.getInt("admin-port", 0));
-        ServerConfig config = withAdmin.withCluster(cluster(a)).withState(state(a));
+        ServerConfig config = withAdmin.withCluster(cluster(a)).withState(state(a)).withAcceptDataLoss(a.has("accept-data-loss"));
         if (config.state().jdbcUrl() != null && config.cluster() == null) {
             throw new Args.UsageException("--state-jdbc needs --cluster (a single node keeps its state under --data)");
         }
@@ -134,8 +149,12 @@ final class ServeCommand {
             e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
             err.println("signalman: the rules do not compile; not serving");
             return 1;
-        } catch (RuntimeException e) {
+        } catch (DataDirRefused e) {
             err.println("signalman: cannot start: " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            // Vert.x rethrows a failed listen as it is (a checked BindException included): one line, not a stack.
+            err.println("signalman: cannot start: " + startFailure(config, e));
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "signalman-shutdown"));

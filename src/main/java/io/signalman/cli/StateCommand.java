@@ -3,6 +3,11 @@ package io.signalman.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.StateSpecs;
 import io.signalman.cluster.StateDatabase;
+import io.signalman.datadir.DataDir;
+import io.signalman.datadir.Disk;
+import io.signalman.datadir.FileRegistry;
+import io.signalman.datadir.Storage;
+import io.signalman.datadir.Writing;
 import io.signalman.json.Json;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateConfig;
@@ -50,16 +55,25 @@ final class StateCommand {
                 }
                 return read(a, in, err, line -> db.importLine(line.store(), line.id(), line.version(), line.value()));
             }
-            LocalState state = LocalState.openOffline(StateConfig.defaults(), StateSpecs.all(() -> {
+            var specs = StateSpecs.all(() -> {
                 throw new IllegalStateException("no rules offline");
-            }), data.resolve("state"), data.resolve("decisions"), export);
+            });
             if (export) {
+                // Beside a running server: no lock taken, no file written.
+                Writing reading = new Writing(Disk.REAL, new Storage(Disk.REAL), FileRegistry.NONE, DataDir.legacyFiles(data));
+                LocalState state = LocalState.openOffline(StateConfig.defaults(), specs, data.resolve("state"),
+                        data.resolve("decisions"), true, reading);
                 state.export(line -> out.println(Json.write(line)));
                 return 0;
             }
-            int code = read(a, in, err, state::importLine);
-            state.close();
-            return code;
+            // An import writes: it owns the (stopped) node's directory while it runs.
+            try (DataDir dir = DataDir.open(data, false)) {
+                LocalState state = LocalState.openOffline(StateConfig.defaults(), specs, data.resolve("state"),
+                        data.resolve("decisions"), false, Writing.of(dir, Disk.REAL, new Storage(Disk.REAL)));
+                int code = read(a, in, err, state::importLine);
+                state.close();
+                return code;
+            }
         } catch (RuntimeException e) {
             err.println("signalman state: " + e.getMessage());
             return 1;

@@ -1,5 +1,10 @@
 package io.signalman.decisionlog;
 
+import io.signalman.datadir.Disk;
+import io.signalman.datadir.FileRegistry;
+import io.signalman.datadir.RecordLine;
+import io.signalman.datadir.Storage;
+import io.signalman.datadir.StorageUnavailable;
 import io.signalman.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,87 +16,113 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Appends decision records as JSONL under a directory, on its own writer thread.
+ * Appends decision records as JSONL under a directory, on its own writer thread, each line sealed
+ * with its checksum ({@link RecordLine}).
  *
  * <p>{@link #append} is called by the threads that decide (Vert.x workers, never the event loop).
  * It only enqueues; when the queue is full it waits for the writer, which slows deciding down
- * rather than losing a record. The writer drains the queue in batches, writes each batch with one
- * system call, and forces it to disk according to the {@link FsyncPolicy}. {@link #close} writes
- * everything still queued before it returns. A file is rolled at {@link #ROLL_BYTES} and then
- * compressed in the background ({@link RollCompressor}).
+ * rather than losing a record. The writer drains the queue in batches (whatever arrived while it
+ * wrote the last one: group commit), writes each batch with one system call, and forces it to disk
+ * according to the {@link FsyncPolicy}. {@link #close} writes everything still queued before it
+ * returns. A file is rolled at {@link #ROLL_BYTES} and then compressed in the background
+ * ({@link RollCompressor}).
  *
- * <p>What a decision's acknowledgement promises (its client is answered only after
- * {@link #append}, and {@link #awaitDurable} of its position): under {@link FsyncPolicy#ALWAYS}
- * the record is written and forced to disk; under the other policies it is queued in memory while
- * the log is writing. When the disk refuses a write (full, failing) the log is <em>unavailable</em>:
- * {@link #append} and {@link #ensureAvailable} throw {@link DecisionLogUnavailable}, so nothing is
- * acknowledged that cannot be logged; the writer cuts the file back to its last whole record (a
- * partial write never leaves a broken line in a file), keeps every record it holds, and retries
- * with a growing pause (up to {@link #RETRY_MAX_MILLIS}) until the disk takes the write; then the
- * log is available again by itself.
+ * <p>What an acknowledgement promises (SPEC 8, issue 26): a client is answered only after
+ * {@link #awaitDurable} of its record, which returns once the record is <em>written</em> to the
+ * file (so a kill -9, which keeps the page cache, loses nothing acknowledged, in every policy),
+ * and under {@link FsyncPolicy#ALWAYS} once it is also <em>forced</em> (so a power cut loses
+ * nothing acknowledged either). When the disk refuses a batch (full, failing), the batch is cut
+ * back out of the file and <em>refused</em>: its waiters get {@link StorageUnavailable} and it is
+ * never written later, so a 503 means nothing was logged; {@link Storage} refuses new appends until
+ * the disk takes writes again, then the log writes again by itself.
  *
- * <p>The file itself (cutting back, rolling, writing a batch) is {@link LogFile}'s; this class
- * keeps the queue, the positions a client waits for, and the writer's outage handling.
- *
- * <p>NOTE(size): over the ~200-line guide: those three share the writer's state (what is queued,
- * written and forced, and the outage), and each explains the others' waits.
+ * <p>NOTE(size): over the ~200-line guide: the queue, the positions clients wait for, and the
+ * writer's handling of a refused batch share the writer's state, and each explains the others' waits.
  */
 public final class DecisionLog implements AutoCloseable {
 
     public static final long ROLL_BYTES = 64L * 1024 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
-    private static final byte[] POISON = new byte[0];
     private static final int MAX_BATCH = 4096;
+
     /**
-     * NOTE(perf): after a batch that did not fill, the writer sleeps this long before draining
-     * again instead of waiting on the queue, so a deciding thread rarely has to wake it: waking the
-     * writer for every record (one wake-up, one {@code write} call per record) cost about 5 µs of a
-     * broker request at 38,000 requests/s, measured with async-profiler under {@code HttpLoad}.
-     * A record reaches the file at most this much later; responses never wait for the file.
+     * One record on its way to the file: its position in the log (1, 2, ... in queue and file
+     * order), and, once the writer has dealt with it, whether it was written (and where it ends,
+     * a receipt an idempotency answer keeps) or refused.
      */
-    static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** The pause between two attempts to write through an outage grows from 10 ms to this. */
-    static final long RETRY_MAX_MILLIS = 1000;
-    /** After {@link #close}, how long the writer keeps retrying an outage before it gives up. */
-    static final long CLOSE_RETRY_MILLIS = 20_000;
+    public static final class Appended {
+        static final int QUEUED = 0;
+        static final int WRITTEN = 1;
+        static final int FORCED = 2;
+        static final int REFUSED = -1;
+
+        private final byte[] line;
+        private final long position;
+        private volatile int state;
+        private volatile String file;
+        private volatile long end;
+
+        Appended(byte[] line, long position) {
+            this.line = line;
+            this.position = position;
+        }
+
+        public long position() {
+            return position;
+        }
+
+        /** The log file the record was written to (its name), once written. */
+        public String file() {
+            return file;
+        }
+
+        /** The byte offset just past the record in {@link #file()}, once written. */
+        public long end() {
+            return end;
+        }
+    }
+
+    private static final Appended POISON = new Appended(new byte[0], -1);
 
     private final Path dir;
     private final FsyncPolicy fsync;
-    private final BlockingQueue<byte[]> queue;
+    private final Storage storage;
+    private final BlockingQueue<Appended> queue;
     private final Thread writer;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicLong written = new AtomicLong();
-    private final AtomicLong outages = new AtomicLong();
-    private final RollCompressor compressor = new RollCompressor();
+    private final AtomicLong refused = new AtomicLong();
+    private final RollCompressor compressor;
     private final LogFile file;
-    private final Object forcedLock = new Object();
-    /** Records queued so far (guarded by the queue's monitor) and records written and forced. */
+    /** Waiters wait on this; the writer notifies it after each batch. */
+    private final Object settled = new Object();
+    /** Records queued so far (guarded by the queue's monitor). */
     private long appended;
-    private long forced;
+    /** Every position up to these is written (or refused) / forced (or refused). Guarded by {@link #settled}. */
+    private long writtenThrough;
+    private long forcedThrough;
     private volatile boolean forceRequested;
     private volatile boolean closed;
-    /** When {@link #close} was called ({@link System#nanoTime}): an outage is retried until this plus CLOSE_RETRY_MILLIS. */
-    private volatile long closedAt;
-    /** Non-null while the disk refuses writes: the error it gave. */
-    private volatile IOException failure;
     private long lastForce;
 
+    /** A log outside any data directory, on the real disk (tests, benchmarks). */
     public DecisionLog(Path dir, FsyncPolicy fsync, int capacity) {
-        this(dir, fsync, capacity, Disk.REAL);
+        this(dir, fsync, capacity, Disk.REAL, new Storage(Disk.REAL), FileRegistry.NONE);
     }
 
-    /** With {@code disk} standing in for the real one (tests make it refuse writes). */
-    public DecisionLog(Path dir, FsyncPolicy fsync, int capacity, Disk disk) {
+    /** A log writing through {@code disk} (tests make it refuse writes), its outages shared through {@code storage}. */
+    public DecisionLog(Path dir, FsyncPolicy fsync, int capacity, Disk disk, Storage storage, FileRegistry registry) {
         this.dir = dir;
         this.fsync = fsync;
+        this.storage = storage;
         this.queue = new ArrayBlockingQueue<>(capacity);
+        this.compressor = new RollCompressor(registry);
         try {
-            this.file = new LogFile(dir, disk, compressor, ROLL_BYTES);
+            this.file = new LogFile(dir, disk, registry, compressor, ROLL_BYTES);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the decision log in " + dir, e);
         }
@@ -102,21 +133,23 @@ public final class DecisionLog implements AutoCloseable {
 
     /**
      * Queues one record; waits only if the writer is a full queue behind. Not for the event loop.
-     * Returns the record's position in the log (1, 2, ...), for {@link #awaitDurable}.
+     * The caller answers its client only after {@link #awaitDurable} of what this returns.
      *
-     * @throws DecisionLogUnavailable while the disk refuses writes (nothing is queued then)
+     * @throws StorageUnavailable while the disk refuses writes (nothing is queued then)
      */
-    public long append(DecisionRecord record) {
+    public Appended append(DecisionRecord record) {
         if (closed) {
             throw new IllegalStateException("the decision log is closed");
         }
-        ensureAvailable();
-        byte[] line = line(record);
+        storage.ensureWritable();
+        byte[] line = RecordLine.seal(Json.bytes(record.toJson()));
         try {
             // The position is taken with the put, so positions follow queue (and file) order.
             synchronized (queue) {
-                queue.put(line);
-                return ++appended;
+                Appended a = new Appended(line, appended + 1);
+                queue.put(a);
+                appended++;
+                return a;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -126,34 +159,38 @@ public final class DecisionLog implements AutoCloseable {
 
     /** Refuses at once while the disk refuses writes, so nothing is decided that cannot be logged. */
     public void ensureAvailable() {
-        IOException e = failure;
-        if (e != null) {
-            throw unavailable(e);
-        }
+        storage.ensureWritable();
     }
 
     /** False while the disk refuses writes (reported by {@code /ready} and {@code /metrics}). */
     public boolean available() {
-        return failure == null;
-    }
-
-    private static DecisionLogUnavailable unavailable(IOException e) {
-        return new DecisionLogUnavailable("the decision log cannot write (" + e.getMessage()
-                + "); the decision is not acknowledged; retry after the Retry-After delay");
+        return storage.available();
     }
 
     /**
-     * Waits until the record at {@code position} is as durable as the fsync policy promises before
-     * a client hears of it: with {@code always}, written and forced to disk (a kill -9 or a power
-     * cut then loses nothing acknowledged); with the other policies at once (they promise at most
-     * about a second). Worker threads only.
+     * Waits until the record is as durable as an acknowledgement promises: written to the file
+     * (every policy), and forced to disk under {@code always}. Worker threads only.
      *
-     * @throws DecisionLogUnavailable under {@code always}, when the disk refuses writes before the
-     *                                record is forced (it stays held and is written when it can)
+     * @throws StorageUnavailable when the disk refused the record's batch: it is not in the log,
+     *                            and never will be
      */
-    public void awaitDurable(long position) {
-        if (fsync == FsyncPolicy.ALWAYS) {
-            awaitForced(position, false);
+    public void awaitDurable(Appended a) {
+        int target = fsync == FsyncPolicy.ALWAYS ? Appended.FORCED : Appended.WRITTEN;
+        synchronized (settled) {
+            while (a.state >= Appended.QUEUED && a.state < target) {
+                if (stopped.getCount() == 0) {
+                    throw new IllegalStateException("the decision log stopped before the record was written");
+                }
+                try {
+                    settled.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the decision log", e);
+                }
+            }
+        }
+        if (a.state == Appended.REFUSED) {
+            throw storage.refuse();
         }
     }
 
@@ -165,31 +202,21 @@ public final class DecisionLog implements AutoCloseable {
     }
 
     /**
-     * Waits until every record up to {@code position} is written and forced, whatever the policy
-     * (asking the writer to force now): a state snapshot must never be ahead of the log it
-     * completes. Off the request path (the state's snapshot thread).
+     * Waits until every record up to {@code position} is written and forced (or refused),
+     * whatever the policy (asking the writer to force now): a state snapshot, or an idempotency
+     * answer forced to disk, must never be ahead of the log. Off the request path.
      */
     public void sync(long position) {
-        awaitForced(position, true);
-    }
-
-    private void awaitForced(long position, boolean request) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        synchronized (forcedLock) {
-            while (forced < position) {
-                IOException outage = failure;
-                if (outage != null && !request) {
-                    throw unavailable(outage);
-                }
+        synchronized (settled) {
+            while (forcedThrough < position) {
                 if (stopped.getCount() == 0 || System.nanoTime() > deadline) {
                     throw new IllegalStateException("the decision log did not reach the disk"
-                            + (outage == null ? "" : ": " + outage));
+                            + (storage.failure() == null ? "" : ": " + storage.failure()));
                 }
-                if (request) {
-                    forceRequested = true;
-                }
+                forceRequested = true;
                 try {
-                    forcedLock.wait(50);
+                    settled.wait(50);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while waiting for the decision log", e);
@@ -198,14 +225,14 @@ public final class DecisionLog implements AutoCloseable {
         }
     }
 
-    /** Records written to the file so far (not counting those still queued). */
+    /** Records written to the file so far. */
     public long written() {
         return written.get();
     }
 
-    /** Times the disk started refusing writes since the log opened. */
-    public long outages() {
-        return outages.get();
+    /** Records refused because the disk refused their batch. */
+    public long refused() {
+        return refused.get();
     }
 
     public Path currentFile() {
@@ -216,9 +243,9 @@ public final class DecisionLog implements AutoCloseable {
         return dir;
     }
 
-    /** The error the disk gives while it refuses writes, or null while the log writes. */
+    /** The error the disk gives while it refuses writes, or null while the data directory takes them. */
     public IOException failure() {
-        return failure;
+        return storage.failure();
     }
 
     /** Writes everything queued, forces it to disk and closes the file. */
@@ -227,12 +254,11 @@ public final class DecisionLog implements AutoCloseable {
         if (closed) {
             return;
         }
-        closedAt = System.nanoTime();
         closed = true;
         try {
             queue.put(POISON);
-            if (!stopped.await(30, TimeUnit.SECONDS)) {
-                LOG.error("decision log writer did not finish within 30 s; {} records still queued", queue.size());
+            if (!stopped.await(60, TimeUnit.SECONDS)) {
+                LOG.error("decision log writer did not finish within 60 s; {} records still queued", queue.size());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -240,93 +266,108 @@ public final class DecisionLog implements AutoCloseable {
         compressor.close();
     }
 
-    private static byte[] line(DecisionRecord record) {
-        byte[] json = Json.bytes(record.toJson());
-        byte[] line = new byte[json.length + 1];
-        System.arraycopy(json, 0, line, 0, json.length);
-        line[json.length] = '\n';
-        return line;
-    }
-
     private void run() {
-        List<byte[]> batch = new ArrayList<>(1024);
+        List<Appended> batch = new ArrayList<>(1024);
         boolean stop = false;
         try {
             while (!stop) {
-                byte[] first = queue.poll(1, TimeUnit.SECONDS);
-                if (first == null) {
-                    writeThrough(List.of(), false);
-                    continue;
-                }
+                Appended first = queue.poll(1, TimeUnit.SECONDS);
                 batch.clear();
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH);
-                stop = batch.remove(POISON);
-                writeThrough(batch, stop);
-                if (!stop && batch.size() < MAX_BATCH) {
-                    // Not waiting on the queue while records arrive: see LINGER_NANOS.
-                    LockSupport.parkNanos(LINGER_NANOS);
+                if (first != null) {
+                    batch.add(first);
+                    queue.drainTo(batch, MAX_BATCH);
+                    stop = batch.remove(POISON);
                 }
+                write(batch, stop);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            List<Appended> rest = new ArrayList<>();
+            queue.drainTo(rest);
+            rest.remove(POISON);
+            write(rest, true);
             try {
-                List<byte[]> rest = new ArrayList<>();
-                queue.drainTo(rest);
-                rest.remove(POISON);
-                writeThrough(rest, true);
                 file.close();
             } catch (IOException | RuntimeException e) {
+                storage.failed(file.current(), e instanceof IOException io ? io : new IOException(e));
                 LOG.error("decision log could not be closed cleanly: {}", e.toString());
             }
             stopped.countDown();
+            synchronized (settled) {
+                settled.notifyAll();
+            }
         }
     }
 
     /**
-     * Writes a batch in order and forces it when due, retrying through an outage until the disk
-     * takes it. A batch is written once: a force that fails after a good write retries the force.
-     * After {@link #close}, gives up after {@link #CLOSE_RETRY_MILLIS}, saying what it lost.
+     * Writes a batch once, in order, and forces it when due; a batch the disk refuses (or, under
+     * {@code always}, cannot force) is taken back out of the file and refused, never retried.
      */
-    private void writeThrough(List<byte[]> batch, boolean force) {
-        boolean inFile = false;
-        long pause = 10;
-        while (true) {
+    private void write(List<Appended> batch, boolean force) {
+        if (batch.isEmpty()) {
+            forceIfDue(force);
+            return;
+        }
+        List<byte[]> lines = new ArrayList<>(batch.size());
+        long bytes = 0;
+        for (Appended a : batch) {
+            lines.add(a.line);
+            bytes += a.line.length;
+        }
+        try {
+            file.write(lines);
+        } catch (IOException e) {
+            refuse(batch, e);
+            return;
+        }
+        written.addAndGet(batch.size());
+        long end = file.wholeBytes() - bytes;
+        String name = file.current().getFileName().toString();
+        for (Appended a : batch) {
+            end += a.line.length;
+            a.file = name;
+            a.end = end;
+        }
+        if (fsync == FsyncPolicy.ALWAYS) {
             try {
-                if (!inFile) {
-                    file.write(batch);
-                    written.addAndGet(batch.size());
-                    inFile = true;
-                }
-                forceIfDue(force);
-                if (failure != null) {
-                    LOG.warn("decision log writes again to {} after the outage", file.current());
-                    failure = null;
-                }
-                return;
+                file.force();
             } catch (IOException e) {
-                if (failure == null) {
-                    outages.incrementAndGet();
-                    LOG.error("decision log cannot write to {}: {}; refusing decisions (503 decision_log_unavailable) and "
-                            + "retrying; {} records held", file.current(), e.toString(), batch.size() + queue.size());
-                    failure = e;
-                    synchronized (forcedLock) {
-                        forcedLock.notifyAll(); // deciders waiting under --fsync always are answered now
-                    }
-                }
-                if (closed && System.nanoTime() - closedAt > TimeUnit.MILLISECONDS.toNanos(CLOSE_RETRY_MILLIS)) {
-                    LOG.error("decision log gives up at shutdown: {} records could not be written ({})",
-                            (inFile ? 0 : batch.size()) + queue.size(), e.toString());
-                    return;
-                }
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
-                pause = Math.min(pause * 2, RETRY_MAX_MILLIS);
+                // Written but not known to be on disk: nobody was told yet, so it is taken back out.
+                file.takeBack(bytes);
+                written.addAndGet(-batch.size());
+                refuse(batch, e);
+                return;
             }
+            lastForce = System.nanoTime();
+            settle(batch, Appended.FORCED, true);
+            return;
+        }
+        settle(batch, Appended.WRITTEN, false);
+        forceIfDue(force);
+    }
+
+    private void refuse(List<Appended> batch, IOException e) {
+        storage.failed(file.current(), e);
+        refused.addAndGet(batch.size());
+        settle(batch, Appended.REFUSED, !file.unforced());
+    }
+
+    /** Marks a batch and wakes its waiters; {@code forced}: nothing written is left unforced. */
+    private void settle(List<Appended> batch, int state, boolean forced) {
+        synchronized (settled) {
+            for (Appended a : batch) {
+                a.state = state;
+            }
+            writtenThrough = batch.get(batch.size() - 1).position;
+            if (forced) {
+                forcedThrough = writtenThrough;
+            }
+            settled.notifyAll();
         }
     }
 
-    private void forceIfDue(boolean always) throws IOException {
+    private void forceIfDue(boolean always) {
         if (!file.unforced()) {
             forceRequested = false;
             markForced();
@@ -340,17 +381,22 @@ public final class DecisionLog implements AutoCloseable {
         };
         if (due || always) {
             forceRequested = false;
-            file.force();
-            lastForce = now;
-            markForced();
+            try {
+                file.force();
+                lastForce = now;
+                markForced();
+            } catch (IOException e) {
+                // What was written is acknowledged and stays in the file; only a power cut could lose it now.
+                storage.failed(file.current(), e);
+            }
         }
     }
 
     private void markForced() {
-        synchronized (forcedLock) {
-            if (forced != written.get()) {
-                forced = written.get();
-                forcedLock.notifyAll();
+        synchronized (settled) {
+            if (forcedThrough != writtenThrough) {
+                forcedThrough = writtenThrough;
+                settled.notifyAll();
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.signalman.decisionlog;
 
+import io.signalman.datadir.FileRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +30,12 @@ final class RollCompressor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RollCompressor.class);
 
+    private final FileRegistry registry;
+
+    RollCompressor(FileRegistry registry) {
+        this.registry = registry;
+    }
+
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "signalman-decision-log-gzip");
         t.setDaemon(true);
@@ -38,24 +47,27 @@ final class RollCompressor implements AutoCloseable {
     void submit(Path rolled) {
         thread.execute(() -> {
             try {
-                compress(rolled);
+                compress(rolled, registry);
             } catch (IOException e) {
                 LOG.error("decision log file {} could not be compressed (it stays as it is): {}", rolled, e.toString());
             }
         });
     }
 
-    static Path compress(Path file) throws IOException {
+    /** Compresses {@code file} beside itself; the registry learns of the {@code .gz} before the original goes. */
+    static Path compress(Path file, FileRegistry registry) throws IOException {
         Path gz = file.resolveSibling(file.getFileName() + ".gz");
         Path tmp = file.resolveSibling(file.getFileName() + ".gz.tmp");
+        CRC32C crc = new CRC32C();
         try (InputStream in = Files.newInputStream(file);
-             OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+             OutputStream out = new GZIPOutputStream(new CheckedOutputStream(Files.newOutputStream(tmp), crc), 1 << 16)) {
             in.transferTo(out);
         }
         try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
             c.force(true);
         }
         Files.move(tmp, gz, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        registry.replaced(file, gz, Files.size(gz), (int) crc.getValue());
         Files.delete(file);
         return gz;
     }

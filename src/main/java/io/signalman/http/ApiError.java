@@ -1,7 +1,7 @@
 package io.signalman.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.decisionlog.DecisionLogUnavailable;
+import io.signalman.datadir.StorageUnavailable;
 import io.signalman.engine.DeadlineExceededException;
 import io.signalman.engine.NoBundleException;
 import io.signalman.engine.Refused;
@@ -86,8 +86,8 @@ public record ApiError(int status, String code, String message, ObjectNode detai
         if (e instanceof ConversationRefused cr) {
             return conversation(cr);
         }
-        if (e instanceof DecisionLogUnavailable) {
-            return of(503, "decision_log_unavailable", e.getMessage());
+        if (e instanceof StorageUnavailable) {
+            return of(503, "storage_unavailable", e.getMessage());
         }
         if (e instanceof NoBundleException) {
             return of(503, "not_ready", e.getMessage());

@@ -3,6 +3,7 @@ package io.signalman.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.Receipts;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.Decision;
@@ -177,13 +178,17 @@ public final class Decisions {
             outcomes.add(outcome);
             records.add(record(pack, endpoint, input, d, outcome, null));
         }
-        // In decision order, acknowledged together: one wait for the disk under --fsync always.
-        long last = 0;
+        // In decision order, acknowledged together: the writer takes them in one batch or a few.
+        List<DecisionLog.Appended> appended = new ArrayList<>(records.size());
         for (DecisionRecord r : records) {
-            last = log.append(r);
+            appended.add(log.append(r));
             tapped(r);
         }
-        log.awaitDurable(last);
+        for (DecisionLog.Appended a : appended) {
+            log.awaitDurable(a);
+        }
+        // The last record's receipt stands for the batch: the log is written in order.
+        receipt(appended.get(appended.size() - 1));
         ArrayNode out = Json.array();
         for (int i = 0; i < made.size(); i++) {
             logged(made.get(i), endpoint);
@@ -197,43 +202,44 @@ public final class Decisions {
      * only a decision whose state change won is committed. Runs on a worker thread.
      */
     public <I, D> Decision<D> evaluate(DecisionPack<I, D> pack, I input, boolean explain) {
-        // Refused before any state moves while the log cannot write (503 decision_log_unavailable).
+        // Refused before any state moves while the disk cannot take writes (503 storage_unavailable).
         log.ensureAvailable();
         return pack.decide(engine.bundle(), input, explain);
     }
 
     /**
-     * Logs a decision (with the state it was made from) and returns its response body. Returns
-     * only once the log acknowledges the record (see {@link DecisionLog#append}); throws
-     * {@link io.signalman.decisionlog.DecisionLogUnavailable} when it cannot.
+     * Logs a decision (with the state it was made from) and returns its response body, once its
+     * record is written (and, under {@code --fsync always}, forced): an answer never leaves
+     * before its record (SPEC 8, issue 26).
+     *
+     * @throws io.signalman.datadir.StorageUnavailable when the disk refused the record: nothing is logged
      */
     public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d) {
-        Committed c = commit(pack, endpoint, input, d, null);
-        log.awaitDurable(c.position());
-        return c.body();
-    }
-
-    /** A logged decision: its response body and its position in the decision log. */
-    public record Committed(ObjectNode body, long position) {
+        return commit(pack, endpoint, input, d, null);
     }
 
     /**
      * Logs a decision that changed state, with {@code stateAfter} (a {@code StateLine}: the
-     * decision log is the write-ahead log of durable state). Called while the state store holds
-     * the change; the caller answers only after {@link #awaitDurable} of the returned position.
+     * decision log is the write-ahead log of durable state), and waits until its record is
+     * written (forced under {@code always}). Called while the state store holds the change, which
+     * becomes visible only when this returns; when it throws, the change is not made.
+     *
+     * @throws io.signalman.datadir.StorageUnavailable when the disk refused the record: nothing is logged
      */
-    public <I, D> Committed commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d, JsonNode stateAfter) {
+    public <I, D> ObjectNode commit(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d, JsonNode stateAfter) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
         DecisionRecord record = record(pack, endpoint, input, d, outcome, stateAfter);
-        long position = log.append(record);
+        DecisionLog.Appended a = log.append(record);
+        log.awaitDurable(a);
+        receipt(a);
         tapped(record);
         logged(d, endpoint);
-        return new Committed(d.toJson(outcome), position);
+        return d.toJson(outcome);
     }
 
-    /** Waits until a logged decision is as durable as {@code --fsync} promises (SPEC 3.5, issue 17.2). */
-    public void awaitDurable(long position) {
-        log.awaitDurable(position);
+    /** Tells the request's idempotency answer where its record is (see {@link Receipts}). */
+    private static void receipt(DecisionLog.Appended a) {
+        Receipts.log(a.file(), a.end());
     }
 
     private static <I, D> DecisionRecord record(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d,

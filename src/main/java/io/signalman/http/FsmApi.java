@@ -115,18 +115,18 @@ final class FsmApi implements ApiModule {
     /** Applies the action and logs the decision, refusals included (they are decisions too). */
     private static ObjectNode apply(Api api, String id, ActionRequest r, boolean explain, String whyNot) {
         api.decisions().requireRule(Packs.FSM, whyNot);
-        // Before the state can move: a decision that cannot be logged is not made (503 decision_log_unavailable).
+        // Before the state can move: a decision that cannot be logged is not made (503 storage_unavailable).
         api.decisions().log().ensureAvailable();
         FsmService fsm = service(api);
         Decisions decisions = api.decisions();
-        record Done(FsmService.Applied applied, Decisions.Committed committed) {
+        record Done(FsmService.Applied applied, ObjectNode body) {
         }
+        // A move's record is written while the store holds the change, which is seen only once it is.
         Done done = fsm.act(id, r.action(), r.payload(), explain, (applied, after) -> new Done(applied, decisions.commit(
                 Packs.FSM, ACTIONS, applied.step(), applied.decision(), after == null ? null
                         : StateLine.after(FsmService.STORE, id, after, after.value().snapshot()))));
-        decisions.awaitDurable(done.committed().position());
         FsmService.Applied a = done.applied();
-        ObjectNode out = Decisions.withWhyNot(done.committed().body(), a.decision(), whyNot);
+        ObjectNode out = Decisions.withWhyNot(done.body(), a.decision(), whyNot);
         if (a.decision().outcome() instanceof FsmOutcome.InvalidTransition i) {
             out.put("message", "no transition for action \"" + i.action() + "\" from state \"" + i.currentState() + "\"");
         } else if (a.decision().outcome() instanceof FsmOutcome.GuardRejected g) {

@@ -91,11 +91,11 @@ final class HandoffConversations {
             expect(key, v.value(), request.agent());
             TurnInput input = request.withState(v.value());
             Decision<HandoffOutcome> d = decisions.evaluate(pack, input, explain);
-            List<Decisions.Committed> done = new java.util.ArrayList<>(1);
+            List<ObjectNode> done = new java.util.ArrayList<>(1);
+            // The turn's record is written while the store holds the change, which is seen only once it is.
             if (store.compareAndSet(key, v.version(), d.outcome().stateAfter(), after -> done.add(decisions.commit(pack,
                     TURNS, input, d, StateLine.after(HandoffPack.NAME, key, after, after.value().toJson())))).isPresent()) {
-                decisions.awaitDurable(done.get(0).position());
-                return Decisions.withWhyNot(done.get(0).body(), d, whyNot);
+                return Decisions.withWhyNot(done.get(0), d, whyNot);
             }
         }
         throw new IllegalStateException("conversation " + key + " kept changing under " + MAX_ATTEMPTS + " attempts");

@@ -96,7 +96,11 @@ public final class HttpApi extends VerticleBase {
         }
         Router admin = Router.router(vertx);
         admin.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
+        // The operator's endpoints answer here too: this listener has no connection cap, so they keep
+        // answering when clients hold every connection the public one allows (issue 26.6).
         admin.get("/health").handler(this::health);
+        admin.get("/ready").handler(this::ready);
+        admin.get("/metrics").handler(this::metrics);
         adminRoutes(admin, api.onAdminListener());
         if (workbench != null) {
             workbench.routes(admin, api.onAdminListener());
@@ -268,9 +272,9 @@ public final class HttpApi extends VerticleBase {
                             + "their deadline and cannot be replaced (" + workers.abandoned() + " abandoned already, at most "
                             + workers.maxAbandoned() + "); decisions run with less capacity until those rules end";
                 })
-                .add("decision_log_writable", () -> {
+                .add("storage_writable", () -> {
                     java.io.IOException e = decisions.log().failure();
-                    return e == null ? null : "the decision log cannot write: " + e.getMessage();
+                    return e == null ? null : "the data directory cannot take writes: " + e.getMessage();
                 });
     }
 

@@ -2,6 +2,8 @@ package io.signalman.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.Receipts;
 import io.signalman.engine.Refused;
 import io.signalman.json.Json;
 import io.signalman.state.SharedAnswers;
@@ -11,6 +13,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -167,6 +170,8 @@ final class Idempotency {
             }
         }
         Api.Reply reply;
+        List<ObjectNode> receipts;
+        Receipts.begin();
         try {
             reply = work.call();
         } catch (Exception | Error e) {
@@ -179,9 +184,20 @@ final class Idempotency {
                 throw new ApiError.Raised(error);
             }
             reply = new Api.Reply(error.status(), Json.bytes(error.toJson()));
+        } finally {
+            receipts = Receipts.end();
         }
         if (shared != null) {
-            shared.complete(key.id(), key.bodyDigest(), reply.status(), reply.body(), window);
+            try {
+                // After the change it answers is written (the work has returned): never ahead of it.
+                shared.complete(key.id(), key.bodyDigest(), reply.status(), reply.body(), window, receipts);
+            } catch (RuntimeException e) {
+                // The change is made and written; only its answer could not be stored (the disk
+                // filled, or the worker was interrupted as the server stops). The client is told
+                // what happened (the answer), this node remembers it below, and the key is never
+                // left claimed: a retry after a restart runs again.
+                shared.release(key.id());
+            }
         }
         remember(key, mine, reply);
         return reply;

@@ -124,16 +124,21 @@ public final class Metrics {
     }
 
     /**
-     * The decision log (issue 17.2): {@code signalman_decision_log_available} (0 while the disk
-     * refuses writes and decisions get 503), its outages, and the records written.
+     * The data directory's writes (issues 17.2, 26): {@code signalman_storage_available} (0 while
+     * the disk refuses writes and every change gets 503 {@code storage_unavailable}), its outages,
+     * the changes refused meanwhile, and the decision records written and refused.
      */
-    public void decisionLog(DecisionLog log) {
-        Gauge.builder("signalman.decision.log.available", log, l -> l.available() ? 1 : 0)
-                .description("1 while the decision log writes, 0 while it cannot (decisions are refused)").register(registry);
-        FunctionCounter.builder("signalman.decision.log.outages", log, DecisionLog::outages)
-                .description("times the disk started refusing the decision log's writes").register(registry);
+    public void storage(io.signalman.datadir.Storage storage, DecisionLog log) {
+        Gauge.builder("signalman.storage.available", storage, s -> s.available() ? 1 : 0)
+                .description("1 while the data directory takes writes, 0 while it cannot (changes are refused)").register(registry);
+        FunctionCounter.builder("signalman.storage.outages", storage, io.signalman.datadir.Storage::outages)
+                .description("times the disk started refusing the data directory's writes").register(registry);
+        FunctionCounter.builder("signalman.storage.refused", storage, io.signalman.datadir.Storage::refused)
+                .description("requests refused (503 storage_unavailable) because the disk refused writes").register(registry);
         FunctionCounter.builder("signalman.decision.log.records", log, DecisionLog::written)
                 .description("decision records written to the log").register(registry);
+        FunctionCounter.builder("signalman.decision.log.refused", log, DecisionLog::refused)
+                .description("decision records the disk refused (their requests were answered 503)").register(registry);
     }
 
     /** A gauge read from {@code value} at every scrape. */

@@ -6,7 +6,10 @@ import io.signalman.cluster.ClusterState;
 import io.signalman.cluster.ClusterView;
 import io.signalman.cluster.StateDatabase;
 import io.signalman.decisionlog.DecisionLog;
-import io.signalman.decisionlog.Disk;
+import io.signalman.datadir.DataDir;
+import io.signalman.datadir.Disk;
+import io.signalman.datadir.Storage;
+import io.signalman.datadir.Writing;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
@@ -17,6 +20,7 @@ import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
 import io.signalman.StateSpecs;
 import io.signalman.scenario.ScenarioGate;
+import io.signalman.state.AnswerNeeds;
 import io.signalman.state.LocalAnswers;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
@@ -54,13 +58,18 @@ public final class Server implements AutoCloseable {
     private final LocalAnswers answers;
     /** A cluster member's state upkeep (null alone). */
     private final ClusterState clusterState;
+    /** The data directory this server owns (its lock is released last, at close). */
+    private final DataDir data;
+    private final Storage storage;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
-                   ClusterState clusterState) {
+                   ClusterState clusterState, DataDir data, Storage storage) {
+        this.data = data;
+        this.storage = storage;
         this.metrics = metrics;
         this.local = local;
         this.answers = answers;
@@ -90,17 +99,20 @@ public final class Server implements AutoCloseable {
      */
     public static Server start(ServerConfig config, java.util.List<io.signalman.engine.PackDefinition> packs)
             throws BundleException {
-        return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), Disk.REAL, packs);
+        return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), Disk.configured(), packs);
     }
 
-    /** The same, with the decision log writing through {@code disk} (tests make it refuse writes). */
+    /** The same, with every data file written through {@code disk} (tests make it refuse writes). */
     static Server start(ServerConfig config, Disk disk) throws BundleException {
         return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), disk);
     }
 
-    /** The same, with the analysts' workbench served as {@code workbench} says (SPEC 1). */
+    /**
+     * The same, with the analysts' workbench served as {@code workbench} says (SPEC 1), on the
+     * disk the system properties configure (the real one, unless a test asks for its seams).
+     */
     public static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench) throws BundleException {
-        return start(config, workbench, Disk.REAL);
+        return start(config, workbench, Disk.configured());
     }
 
     private static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench, Disk disk)
@@ -126,8 +138,13 @@ public final class Server implements AutoCloseable {
         LocalAnswers answers = null;
         ClusterState clusterState = null;
         Guard guard = null;
+        DataDir data = null;
         try {
-            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk);
+            // First of all: one owner per data directory, and a directory that is whole (issue 26).
+            data = DataDir.open(config.data(), config.acceptDataLoss());
+            Storage storage = new Storage(disk);
+            Writing writing = Writing.of(data, disk, storage);
+            log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk, storage, data.registry());
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
             AtomicReference<Engine> loaded = new AtomicReference<>();
             List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
@@ -137,15 +154,21 @@ public final class Server implements AutoCloseable {
                 stores = clusterState.stores();
             } else {
                 local = config.state().durable()
-                        ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync())
+                        ? LocalState.open(config.state(), specs, config.stateDir(), log, config.fsync(), writing, data.upgraded())
                         : LocalState.inMemory(config.state(), specs);
                 stores = local.stores();
                 if (config.state().durable()) {
-                    answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock());
+                    answers = LocalAnswers.open(config.stateDir().resolve("answers"), config.fsync(), config.state().clock(),
+                            writing, new AnswerNeeds(local, data.manifest()));
+                    LocalAnswers held = answers;
+                    DecisionLog written = log;
+                    local.forceEachTick(() -> held.forceAfter(() -> written.sync(written.appended())));
                 }
             }
+            LocalState located = local;
             Gate gate = new ReplayGate(config.fixtures()).and(new ScenarioGate())
-                    .and(new OrphanGate(stores.named(FsmService.STORE)));
+                    .and(located == null ? new OrphanGate(stores.named(FsmService.STORE))
+                            : new OrphanGate(stores.named(FsmService.STORE), ids -> located.locate(FsmService.STORE, ids)));
             Engine engine = new Engine(config.rules(), new io.signalman.engine.BundleCompiler(packs,
                     java.time.Clock.systemUTC()), gate);
             loaded.set(engine);
@@ -155,7 +178,7 @@ public final class Server implements AutoCloseable {
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
             Decisions decisions = new Decisions(engine, log, stores, metrics);
             metrics.jvm();
-            metrics.decisionLog(log);
+            metrics.storage(storage, log);
             guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
             Warmup.run(decisions, config, guard);
             Workers deciding = guard.decisionWorkers();
@@ -179,7 +202,7 @@ public final class Server implements AutoCloseable {
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             HttpApi http = new HttpApi(decisions, config, guard, view).withWorkbench(new io.signalman.workbench.Workbench(
-                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench));
+                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing));
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
@@ -196,8 +219,9 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState);
-        } catch (BundleException | RuntimeException e) {
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage);
+        } catch (Exception e) {
+            // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
             vertx.close().await();
             if (guard != null) {
@@ -214,6 +238,9 @@ public final class Server implements AutoCloseable {
             }
             if (clusterState != null) {
                 clusterState.close();
+            }
+            if (data != null) {
+                data.close();
             }
             throw e;
         }
@@ -272,6 +299,11 @@ public final class Server implements AutoCloseable {
         return local;
     }
 
+    /** Whether the data directory takes writes, its outages and refusals. */
+    public Storage storage() {
+        return storage;
+    }
+
     public DecisionLog decisionLog() {
         return log;
     }
@@ -302,5 +334,6 @@ public final class Server implements AutoCloseable {
             answers.close();
         }
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
+        data.close();
     }
 }

@@ -17,10 +17,21 @@ import java.nio.file.Path;
  *                       to serve them on the public port (SPEC 8)
  * @param cluster        how to join a cluster (SPEC 9), or null to serve alone
  * @param state          where state lives, its retention and its cap (SPEC 3.5)
+ * @param acceptDataLoss start on a data directory with missing, foreign or corrupt pieces, going on
+ *                       without them ({@code --accept-data-loss}); otherwise such a directory is refused
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
-                           RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state) {
+                           RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
+                           boolean acceptDataLoss) {
+
+    /** The configuration before {@code acceptDataLoss} existed: a data directory that is not whole is refused. */
+    public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
+                        long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                        RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state) {
+        this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener, cluster, state, false);
+    }
 
     /** The configuration before {@code state} existed: durable state with the default retention and cap. */
     public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
@@ -69,68 +80,74 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
 
     /** Binds the public port to {@code h} ({@code serve --host}). */
     public ServerConfig withHost(String h) {
-        return new ServerConfig(h, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+        return new ServerConfig(h, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withRules(Path r) {
-        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withFixtures(Path f) {
-        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withAdminToken(String token) {
-        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withData(Path d) {
-        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withBlockedWarnMs(long ms) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster, state);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withWorkers(int n) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withLimits(RequestLimits l) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster, state);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster, state, acceptDataLoss);
     }
 
     public ServerConfig withBodyLimit(long bytes) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bytes, workers, fsync, logQueue, blockedWarnMs, limits,
-                adminListener, cluster, state);
+                adminListener, cluster, state, acceptDataLoss);
     }
 
     /** Serves the admin endpoints on {@code host:port} only (the public port answers them 404). */
     public ServerConfig withAdminListener(String adminHost, int adminPort) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, new AdminListener(adminHost, adminPort), cluster, state);
+                limits, new AdminListener(adminHost, adminPort), cluster, state, acceptDataLoss);
     }
 
     /** Joins the cluster {@code c} describes (SPEC 9). */
     public ServerConfig withCluster(ClusterConfig c) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, c, state);
+                limits, adminListener, c, state, acceptDataLoss);
     }
 
     /** Keeps state as {@code s} says (durable or not, retention, cap, PostgreSQL). */
     public ServerConfig withState(StateConfig s) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, s);
+                limits, adminListener, cluster, s, acceptDataLoss);
     }
 
     /** Forces writes as {@code f} says (decision log and state alike). */
     public ServerConfig withFsync(FsyncPolicy f) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, f, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, state);
+                limits, adminListener, cluster, state, acceptDataLoss);
+    }
+
+    /** Starts on a data directory that is not whole, going on without what is missing ({@code --accept-data-loss}). */
+    public ServerConfig withAcceptDataLoss(boolean accept) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
+                limits, adminListener, cluster, state, accept);
     }
 
     public Path decisionsDir() {
@@ -148,6 +165,6 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
                 + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
                 + " admin-listener=" + (adminListener == null ? "public-port" : adminListener)
-                + (cluster == null ? "" : " " + cluster) + " " + state;
+                + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "");
     }
 }

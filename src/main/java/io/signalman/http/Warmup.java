@@ -22,7 +22,9 @@ final class Warmup {
     static void run(Decisions decisions, ServerConfig config, Guard guard) {
         Vertx scratch = Vertx.vertx();
         try {
-            ServerConfig local = config.withPort(0);
+            // Default limits: a warm-up is nobody's connection, and a 1 s --idle-timeout on a loaded
+            // machine closed it before its one request (seen in ConnectionLimitsProcessTest).
+            ServerConfig local = config.withPort(0).withLimits(RequestLimits.defaults());
             HttpApi http = new HttpApi(decisions, local, guard);
             scratch.deployVerticle(http).await();
             HttpClient client = scratch.createHttpClient();

@@ -79,6 +79,7 @@ public final class Json {
 
     /** Parses a request body or archive line; malformed text is an {@link InputException}. */
     public static JsonNode parse(byte[] bytes) throws InputException {
+        StrictUtf8.check(bytes);
         try {
             JsonNode node = MAPPER.readTree(bytes);
             if (node == null || node.isMissingNode()) {

@@ -1,6 +1,7 @@
 package io.signalman.replay;
 
 import io.signalman.Packs;
+import io.signalman.datadir.RecordLine;
 import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.RuleBundle;
@@ -100,7 +101,16 @@ public final class Accept {
         }
         try {
             Redecision<?, ?> r = Redecision.of(pack, rec, candidate, null);
-            return r.changed() ? Json.bytes(r.accepted(rec).toJson()) : null;
+            if (!r.changed()) {
+                return null;
+            }
+            byte[] json = Json.bytes(r.accepted(rec).toJson());
+            if (!RecordLine.sealed(line, 0, line.length)) {
+                return json;
+            }
+            // A server's own log line carried its checksum: the rewritten one does too, or a start would refuse it.
+            byte[] sealed = RecordLine.seal(json);
+            return java.util.Arrays.copyOf(sealed, sealed.length - 1);
         } catch (InputException | RuntimeException e) {
             return null;
         }

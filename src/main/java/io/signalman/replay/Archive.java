@@ -101,7 +101,9 @@ public record Archive(List<ArchiveFile> files) {
         for (Path p : paths) {
             List<Path> found = new ArrayList<>();
             if (Files.isDirectory(p)) {
-                try (Stream<Path> walk = Files.walk(p)) {
+                // A server's data directory: its decision log is the archive, not its state files.
+                Path walked = dataDirectory(p) ? p.resolve("decisions") : p;
+                try (Stream<Path> walk = Files.walk(walked)) {
                     walk.filter(f -> readable(f) && Files.isRegularFile(f)).sorted(io.signalman.decisionlog.LogFiles.ORDER)
                             .forEach(found::add);
                 }
@@ -124,6 +126,15 @@ public record Archive(List<ArchiveFile> files) {
             }
         }
         return new Archive(files);
+    }
+
+    /**
+     * Whether {@code dir} is a server's data directory ({@code --data}): a {@code decisions/}
+     * folder beside its manifest, lock or {@code state/}. Replaying it replays its decision log.
+     */
+    public static boolean dataDirectory(Path dir) {
+        return Files.isDirectory(dir.resolve("decisions")) && (Files.exists(dir.resolve("manifest.json"))
+                || Files.exists(dir.resolve("lock")) || Files.isDirectory(dir.resolve("state")));
     }
 
     /** Whether replay reads a file of this name when it searches a folder. */

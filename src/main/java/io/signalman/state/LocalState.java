@@ -1,6 +1,7 @@
 package io.signalman.state;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.Writing;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.FsyncPolicy;
 import java.nio.file.Path;
@@ -37,6 +38,8 @@ public final class LocalState implements AutoCloseable {
     private final AtomicLong changes = new AtomicLong();
     private final StateFiles files;
     private StateJournal journal;
+    /** Where write failures are reported and changes refused during an outage (null in memory). */
+    private io.signalman.datadir.Storage storage;
     private ScheduledExecutorService timer;
     private long lastSnapshotNanos = System.nanoTime();
 
@@ -55,33 +58,44 @@ public final class LocalState implements AutoCloseable {
 
     /**
      * Opens (and recovers) the state under {@code dir}, reading the decision log's directory for
-     * the decisions made since the last snapshot. Blocking; at start-up, before serving.
+     * the decisions made since the last snapshot, outside any data directory (tests, benchmarks).
+     * Blocking; at start-up, before serving.
      */
     public static LocalState open(StateConfig config, List<StoreSpec<?>> specs, Path dir, DecisionLog log, FsyncPolicy fsync) {
-        return open(config, specs, new StateFiles(dir, log.directory(), log, fsync), dir);
+        return open(config, specs, dir, log, fsync, Writing.plain(), false);
+    }
+
+    /**
+     * Opens (and recovers) the state under {@code dir}, writing as {@code writing} says; with
+     * {@code rewrite} (a data directory just upgraded from format 1) a snapshot is written at once,
+     * so that every state file is sealed from now on.
+     */
+    public static LocalState open(StateConfig config, List<StoreSpec<?>> specs, Path dir, DecisionLog log, FsyncPolicy fsync,
+                                  Writing writing, boolean rewrite) {
+        return open(config, specs, new StateFiles(dir, log.directory(), log, fsync, writing), dir, false, rewrite);
     }
 
     /**
      * Opens the state under {@code dir} with no server running (export, import): it reads the
      * decision log in {@code logDir} but writes none, and forces every write.
      */
-    public static LocalState openOffline(StateConfig config, List<StoreSpec<?>> specs, Path dir, Path logDir, boolean readOnly) {
-        return open(config, specs, new StateFiles(dir, logDir, null, FsyncPolicy.ALWAYS), dir, readOnly);
-    }
-
-    private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir) {
-        return open(config, specs, files, dir, false);
+    public static LocalState openOffline(StateConfig config, List<StoreSpec<?>> specs, Path dir, Path logDir, boolean readOnly,
+                                         Writing writing) {
+        return open(config, specs, new StateFiles(dir, logDir, null, FsyncPolicy.ALWAYS, writing), dir, readOnly, false);
     }
 
     /** Read-only (an export beside a running server): recovers in memory, writes no file. */
-    private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir, boolean readOnly) {
+    private static LocalState open(StateConfig config, List<StoreSpec<?>> specs, StateFiles files, Path dir, boolean readOnly,
+                                   boolean rewrite) {
         LocalState state = new LocalState(config, specs, readOnly ? null : files);
+        state.read = files;
         long t0 = System.nanoTime();
         StateFiles.Recovered r = files.recover(state);
         state.versions.set(r.maxVersion());
         if (!readOnly) {
+            state.storage = files.writing().storage();
             state.journal = files.openJournal();
-            if (r.replayed() > 0) {
+            if (r.replayed() > 0 || rewrite) {
                 state.snapshot(false);
             }
         }
@@ -89,6 +103,16 @@ public final class LocalState implements AutoCloseable {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), state.sizes(), r.snapshot(), r.replayed());
         return state;
     }
+
+    /**
+     * Forces {@code work} with the journal, every second (the idempotency answers under
+     * {@code --fsync interval}); runs on the state's timer thread.
+     */
+    public void forceEachTick(Runnable work) {
+        forcedEachTick.add(work);
+    }
+
+    private final List<Runnable> forcedEachTick = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Starts the timer that forces the journal, takes snapshots and applies retention. */
     public LocalState start() {
@@ -138,9 +162,32 @@ public final class LocalState implements AutoCloseable {
 
     /** Applies retention now (the timer does every {@link #SWEEP_SECONDS}); returns the entries removed. */
     public int sweep() {
+        if (storage != null && !storage.available()) {
+            return 0; // an expiry is a change: none is made while the disk cannot take writes
+        }
         long now = now();
         return stores.values().stream().mapToInt(s -> s.sweep(now)).sum();
     }
+
+    /**
+     * Whether the state holds the change {@code version} of {@code id} in {@code store} (or a later
+     * one): what a stored idempotency answer's receipt asks at start-up.
+     */
+    public boolean holds(String store, String id, long version) {
+        LocalStateStore<?> s = stores.get(store);
+        return s != null && s.version(id) >= version;
+    }
+
+    /**
+     * Where each of {@code ids} of {@code store} was read from at start (file, line, byte offset),
+     * for an error about what it holds; empty in memory.
+     */
+    public Map<String, String> locate(String store, java.util.Set<String> ids) {
+        return read == null || ids.isEmpty() ? Map.of() : read.locate(store, ids);
+    }
+
+    /** The files the state was recovered from (also when read-only, where {@link #files} is null). */
+    private StateFiles read;
 
     /** Per store: live, finished, tombstones held, expired since start. */
     public Map<String, long[]> counts() {
@@ -184,8 +231,18 @@ public final class LocalState implements AutoCloseable {
             }
         }
         if (files != null) {
-            snapshot(true);
-            journal.close();
+            try {
+                snapshot(true);
+            } catch (RuntimeException e) {
+                // Nothing is lost: every change is in the journal or the log; the next start reads them instead.
+                LOG.error("the last state snapshot could not be written ({}); the next start replays the journal and the "
+                        + "decision log since the previous one", e.getMessage());
+            }
+            try {
+                journal.close();
+            } catch (RuntimeException e) {
+                LOG.error("the state journal could not be closed cleanly: {}", e.getMessage());
+            }
         }
     }
 
@@ -193,6 +250,13 @@ public final class LocalState implements AutoCloseable {
 
     ReentrantReadWriteLock barrier() {
         return barrier;
+    }
+
+    /** Refuses a change before it is made while the data directory cannot take writes. */
+    void ensureWritable() {
+        if (storage != null) {
+            storage.ensureWritable();
+        }
     }
 
     long nextVersion() {
@@ -229,11 +293,12 @@ public final class LocalState implements AutoCloseable {
     }
 
     private void tick() {
+        if (journal == null || storage != null && !storage.available()) {
+            return; // during an outage Storage reports the condition and probes; forcing would only fail again
+        }
         guarded(() -> {
-            if (journal == null) {
-                return 0;
-            }
             journal.force();
+            forcedEachTick.forEach(Runnable::run);
             boolean due = changes.get() >= SNAPSHOT_CHANGES
                     || changes.get() > 0 && System.nanoTime() - lastSnapshotNanos > TimeUnit.MINUTES.toNanos(SNAPSHOT_MINUTES);
             if (due) {
@@ -246,6 +311,9 @@ public final class LocalState implements AutoCloseable {
     private static void guarded(java.util.concurrent.Callable<?> work) {
         try {
             work.call();
+        } catch (java.io.UncheckedIOException | io.signalman.datadir.StorageUnavailable e) {
+            // The disk's refusal, already reported as an outage by the writer: one line, no stack.
+            LOG.error("state upkeep could not write (it runs again once the disk takes writes): {}", e.getMessage());
         } catch (Exception e) {
             LOG.error("state upkeep failed (it runs again shortly): {}", e.toString(), e);
         }

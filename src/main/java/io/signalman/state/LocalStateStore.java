@@ -2,6 +2,7 @@ package io.signalman.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.Receipts;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -96,10 +97,14 @@ final class LocalStateStore<V> implements StateStore<V> {
 
     /**
      * Makes one change if {@code allowed} holds for the current entry. {@code whileHeld} (a
-     * decision's log record) or else the journal records it before the map shows it.
+     * decision's log record, written before it returns) or else the journal records it before the
+     * map shows it: a change is visible only once it is written, and a write the disk refuses
+     * throws here, changing nothing.
      */
     private Optional<Versioned<V>> change(String key, Consumer<Versioned<V>> whileHeld,
                                           java.util.function.Predicate<Held<V>> allowed, V value, boolean mayAdd) {
+        // Refused before anything is decided to change while the disk cannot take writes (503 storage_unavailable).
+        owner.ensureWritable();
         Lock barrier = owner.barrier().readLock();
         barrier.lock();
         try {
@@ -120,11 +125,19 @@ final class LocalStateStore<V> implements StateStore<V> {
                 }
                 map.put(key, held);
                 tombs.remove(key);
+                Receipts.state(spec.name(), key, next.version());
                 return Optional.of(next);
             }
         } finally {
             barrier.unlock();
         }
+    }
+
+    /** The latest version {@code key} holds, as an entry or a tombstone; 0 for a key never seen. */
+    long version(String key) {
+        Held<V> h = map.get(key);
+        Tomb t = tombs.get(key);
+        return Math.max(h == null ? 0 : h.versioned().version(), t == null ? 0 : t.version());
     }
 
     /** Removes what retention says is due at {@code now}; returns how many entries expired. */

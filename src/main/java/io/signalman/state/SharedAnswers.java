@@ -25,6 +25,16 @@ public interface SharedAnswers {
     /** Stores the answer of a claimed key for {@code window}. */
     void complete(String id, byte[] digest, int status, byte[] body, Duration window);
 
+    /**
+     * Stores the answer of a claimed key, with what its request made durable
+     * ({@link io.signalman.datadir.Receipts}): a store that outlives a crash keeps the answer only
+     * while those are there too. A store that cannot outlive one (a cluster's) ignores them.
+     */
+    default void complete(String id, byte[] digest, int status, byte[] body, Duration window,
+                          java.util.List<com.fasterxml.jackson.databind.node.ObjectNode> receipts) {
+        complete(id, digest, status, body, window);
+    }
+
     /** Gives up a claim (the request failed with a 5xx, so a retry may run again). */
     void release(String id);
 }

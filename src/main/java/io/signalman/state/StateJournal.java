@@ -1,6 +1,8 @@
 package io.signalman.state;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.RecordFile;
+import io.signalman.datadir.Writing;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.json.Json;
 import java.io.IOException;
@@ -9,49 +11,50 @@ import java.nio.file.Path;
 
 /**
  * The state changes that are not decisions (a create, a restore, new user input, an expiry),
- * appended as {@link StateLine}s to {@code journal-N.jsonl}. A write happens before the change
- * is visible and, with {@code --fsync always}, is forced before the client hears of it; with
- * {@code interval} a timer forces it every second, as the decision log does. Rolled at each
- * snapshot. Writes are synchronous and rare next to decisions; the lock orders them. An
- * interrupted writer fails alone (see {@link AppendFile}).
+ * appended as sealed {@link StateLine}s to {@code journal-N.jsonl} ({@link RecordFile}: a torn
+ * tail is cut back when it opens, a write the disk refuses is cut back at once and reported as an
+ * outage). A line is written before its change is visible and, with {@code --fsync always}, forced
+ * before the client hears of it; with {@code interval} a timer forces it every second, as the
+ * decision log does. Rolled at each snapshot. Writes are synchronous and rare next to decisions;
+ * the lock orders them.
  */
 final class StateJournal implements AutoCloseable {
 
     private final FsyncPolicy fsync;
-    private AppendFile file;
-    private boolean dirty;
+    private final Writing writing;
+    private RecordFile file;
 
-    StateJournal(Path file, FsyncPolicy fsync) {
+    StateJournal(Path file, FsyncPolicy fsync, Writing writing) {
         this.fsync = fsync;
-        this.file = open(file);
+        this.writing = writing;
+        this.file = open(file, writing, true);
     }
 
+    /**
+     * Appends one change.
+     *
+     * @throws io.signalman.datadir.StorageUnavailable when the disk refuses it (nothing is written)
+     */
     synchronized void append(ObjectNode line) {
-        try {
-            file.appendLine(Json.bytes(line), fsync == FsyncPolicy.ALWAYS);
-            dirty = fsync != FsyncPolicy.ALWAYS;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the state journal", e);
-        }
+        file.append(Json.bytes(line), fsync == FsyncPolicy.ALWAYS);
     }
 
     /** Forces what was written (the interval policy's timer, and before a roll or close). */
     synchronized void force() {
-        if (!dirty || fsync == FsyncPolicy.NEVER) {
+        if (fsync == FsyncPolicy.NEVER) {
             return;
         }
         try {
-            file.force(false);
-            dirty = false;
+            file.force();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot force the state journal", e);
+            throw new UncheckedIOException("cannot force the state journal " + file.path(), e);
         }
     }
 
-    /** Continues in {@code next}; the file written so far is forced and closed. */
+    /** Continues in {@code next} (registered before it is created); the file written so far is forced and closed. */
     synchronized void roll(Path next) {
         closeFile();
-        file = open(next);
+        file = open(next, writing, false);
     }
 
     @Override
@@ -62,15 +65,18 @@ final class StateJournal implements AutoCloseable {
     private void closeFile() {
         try {
             file.close();
-            dirty = false;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot close the state journal " + file.path(), e);
         }
     }
 
-    private static AppendFile open(Path file) {
+    /** {@code existing}: the journal the last run wrote (judged, its torn tail cut) rather than a new one. */
+    private static RecordFile open(Path file, Writing writing, boolean existing) {
         try {
-            return new AppendFile(file);
+            if (!existing || !java.nio.file.Files.exists(file)) {
+                writing.registry().adding(file);
+            }
+            return RecordFile.open(file, writing.disk(), writing.storage(), writing.legacy().test(file));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the state journal " + file, e);
         }

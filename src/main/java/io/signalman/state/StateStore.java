@@ -22,9 +22,10 @@ public interface StateStore<V> {
 
     /**
      * {@link #compareAndSet(String, long, Object)}, calling {@code whileHeld} with the new version
-     * before any other change of the key can be made or seen: a durable store appends the
-     * decision's log record there, so that the decision log holds one key's changes in the order
-     * they were made (SPEC 3.5). When {@code whileHeld} throws, nothing changes.
+     * before any other change of the key can be made or seen: a durable store writes the
+     * decision's log record there (and waits until it is written), so that the decision log holds
+     * one key's changes in the order they were made and a change is seen only once its record is
+     * in the log (SPEC 3.5, 8). On one node, when {@code whileHeld} throws, nothing changes.
      */
     default Optional<Versioned<V>> compareAndSet(String key, long expectedVersion, V next, Consumer<Versioned<V>> whileHeld) {
         Optional<Versioned<V>> stored = compareAndSet(key, expectedVersion, next);

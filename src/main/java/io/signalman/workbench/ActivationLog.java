@@ -3,80 +3,84 @@ package io.signalman.workbench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.LineReader;
+import io.signalman.datadir.RecordFile;
+import io.signalman.datadir.RecordLine;
+import io.signalman.datadir.Writing;
 import io.signalman.engine.BundleFiles;
 import io.signalman.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The record of activations: {@code <data>/activations.jsonl}, one JSON object per activation
- * (who, when, the note, the diff, the impact summary, old and new revision), appended and forced
- * to disk before the activation is answered. The revisions live before and after each activation
+ * (who, when, the note, the diff, the impact summary, old and new revision), sealed with its
+ * checksum, appended and forced to disk before the activation is answered ({@link RecordFile}). The revisions live before and after each activation
  * are kept in {@link Revisions}: what a rollback restores and a revert undoes.
  */
 final class ActivationLog {
 
     private final Path file;
     private final Revisions revisions;
+    private final Writing writing;
+    /** Opened at the first append (a torn tail was cut when the data directory was opened). */
+    private RecordFile out;
 
-    ActivationLog(Path data, Revisions revisions) {
+    ActivationLog(Path data, Revisions revisions, Writing writing) {
         this.file = data.resolve("activations.jsonl");
         this.revisions = revisions;
+        this.writing = writing;
     }
 
     Path file() {
         return file;
     }
 
-    /** Appends {@code rec} with the next sequence number; returns it as written. */
+    /** Appends {@code rec} with the next sequence number, sealed and forced; returns it as written. */
     synchronized ObjectNode append(ObjectNode rec) {
-        ObjectNode out = Json.object();
-        out.put("seq", history().size() + 1);
-        out.setAll(rec);
-        byte[] line = (Json.write(out) + "\n").getBytes(StandardCharsets.UTF_8);
+        ObjectNode line = Json.object();
+        line.put("seq", history().size() + 1);
+        line.setAll(rec);
         try {
-            Files.createDirectories(file.getParent());
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND)) {
-                ch.write(ByteBuffer.wrap(line));
-                ch.force(true);
+            if (out == null) {
+                Files.createDirectories(file.getParent());
+                if (!Files.exists(file)) {
+                    writing.registry().adding(file);
+                }
+                out = RecordFile.open(file, writing.disk(), writing.storage(), writing.legacy().test(file));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + file, e);
+            throw new UncheckedIOException("cannot open " + file, e);
         }
-        return out;
+        out.append(Json.bytes(line), true);
+        return line;
     }
 
-    /** Every activation, oldest first; a torn or unreadable line is skipped. */
+    /** Every activation, oldest first; a torn last line (a crash mid-append) is skipped. */
     synchronized ArrayNode history() {
-        ArrayNode out = Json.array();
+        ArrayNode lines = Json.array();
         if (!Files.isRegularFile(file)) {
-            return out;
+            return lines;
         }
-        try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (line.isBlank()) {
+        boolean legacy = writing.legacy().test(file);
+        try (LineReader r = new LineReader(Files.newInputStream(file))) {
+            while (r.next()) {
+                RecordLine.Check c = RecordLine.check(r.bytes(), 0, r.length());
+                if (!r.terminated() || c == RecordLine.Check.CORRUPT || c == RecordLine.Check.UNSEALED && !legacy) {
                     continue;
                 }
-                try {
-                    JsonNode n = Json.parse(line);
-                    if (n.isObject()) {
-                        out.add(n);
-                    }
-                } catch (io.signalman.json.InputException e) {
-                    // a line torn by a crash mid-append: the activations before it still count
+                JsonNode n = Json.MAPPER.readTree(r.bytes(), 0, r.length());
+                if (n != null && n.isObject()) {
+                    ((ObjectNode) n).remove(RecordLine.FIELD);
+                    lines.add(n);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out;
+        return lines;
     }
 
     /** One activation by its sequence number; 404 when there is none. */

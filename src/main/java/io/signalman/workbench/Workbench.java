@@ -57,7 +57,8 @@ public final class Workbench {
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
-    public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options) {
+    public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options,
+                     io.signalman.datadir.Writing writing) {
         this.engine = decisions.engine();
         this.checks = new Checks(engine.newCompiler());
         this.decisions = decisions;
@@ -67,7 +68,7 @@ public final class Workbench {
         this.drafts = new Drafts(data, revisions);
         this.coverage = new Coverage(fixtures);
         this.impact = new Impact(coverage, decisionLog);
-        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions));
+        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions, writing));
         this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks), activations, options);
         this.lastFired = new LastFired(decisionLog);
         this.tail = new DecisionTail(decisions);

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 17.4 against {@code signalman serve} on loopback: an idle connection is closed, a client
  * trickling its request is cut off, and past {@code --max-connections} new connections are closed
- * while those already open are still answered; each close is counted in {@code /metrics}.
+ * while those already open are still answered; each close is counted in {@code /metrics}. Issue
+ * 26.6: with a client holding 10,000 sockets, the operator's endpoints answer on the admin listener.
  */
 class ConnectionLimitsProcessTest {
 
@@ -36,18 +37,22 @@ class ConnectionLimitsProcessTest {
     /** One server with 1 s timeouts, one with room for three connections; started together (a start takes seconds). */
     private static ServeProcess quick;
     private static ServeProcess capped;
+    /** Default connection cap (10,000 here), with the operator's endpoints on an admin listener. */
+    private static ServeProcess operated;
 
     @BeforeAll
     static void start() {
         quick = ServeProcess.launch(data.resolve("quick"), Map.of("SIGNALMAN_IDLE_TIMEOUT", "1"), "--request-timeout", "1");
         capped = ServeProcess.launch(data.resolve("capped"), Map.of(), "--max-connections", "3");
+        operated = ServeProcess.launch(data.resolve("operated"), Map.of(), "--admin-port", "0");
         quick.awaitServing(Duration.ofSeconds(90));
         capped.awaitServing(Duration.ofSeconds(90));
+        operated.awaitServing(Duration.ofSeconds(90));
     }
 
     @AfterAll
     static void stop() {
-        for (ServeProcess p : new ServeProcess[] {quick, capped}) {
+        for (ServeProcess p : new ServeProcess[] {quick, capped, operated}) {
             if (p != null) {
                 p.close();
             }
@@ -119,6 +124,36 @@ class ConnectionLimitsProcessTest {
         } finally {
             for (Socket s : held) {
                 s.close();
+            }
+        }
+    }
+
+    @Test
+    void theOperatorsEndpointsKeepAnsweringWhileAClientHoldsTenThousandSockets() throws Exception {
+        ServeProcess server = operated;
+        int admin = server.adminPort();
+        List<java.nio.channels.SocketChannel> held = new ArrayList<>();
+        try {
+            // Given a client holding 10,000 connections to the public port (its whole default cap here)
+            for (int i = 0; i < 10_000; i++) {
+                held.add(java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress("127.0.0.1", server.port())));
+            }
+            Await.until(Duration.ofSeconds(60), "the public listener to be full", () -> {
+                try (Socket s = socket(server.port())) {
+                    return readOrClosed(s) == -1;
+                } catch (IOException e) {
+                    return true;
+                }
+            });
+            // Then /health, /ready and /metrics still answer, on the admin listener, which has no cap
+            assertTrue(get(admin, "/health").startsWith("HTTP/1.1 200"), "health");
+            assertTrue(get(admin, "/ready").startsWith("HTTP/1.1 200"), "ready");
+            String metrics = get(admin, "/metrics");
+            assertTrue(metrics.startsWith("HTTP/1.1 200") && count(metrics, "over_limit") >= 1, metrics);
+            assertTrue(metrics.contains("signalman_connections_open 10000.0"), "10,000 held");
+        } finally {
+            for (java.nio.channels.SocketChannel c : held) {
+                c.close();
             }
         }
     }

@@ -43,14 +43,26 @@ final class ServeProcess implements AutoCloseable {
      * e.g. {@code --rules}) without waiting, so that several can start at once.
      */
     static ServeProcess launch(Path data, Map<String, String> env, String... args) {
+        return launch(data, env, List.of(), args);
+    }
+
+    /** {@link #launch(Path, Map, String...)} with JVM options first (a test seam's system properties). */
+    static ServeProcess launch(Path data, Map<String, String> env, List<String> jvm, String... args) {
+        return launch(data, data.resolve("serve.log"), env, jvm, args);
+    }
+
+    /** The same, printing to {@code log} (outside the data folder, when that is a disk the test fills). */
+    static ServeProcess launch(Path data, Path log, Map<String, String> env, List<String> jvm, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
+                "-Xmx256m"));
+        cmd.addAll(jvm);
+        cmd.addAll(List.of("-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
                 "--rules", TestBundles.RULES.toString(), "--fixtures", TestBundles.FIXTURES.toString()));
         cmd.addAll(List.of(args));
         // To a file, not a pipe: what the process printed last is there once it has exited.
-        Path log = data.resolve("serve.log");
         try {
             Files.createDirectories(data);
+            Files.createDirectories(log.toAbsolutePath().getParent());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -90,6 +102,11 @@ final class ServeProcess implements AutoCloseable {
 
     Process process() {
         return process;
+    }
+
+    /** Whether the process printed {@code text} so far. */
+    boolean printed(String text) {
+        return output().contains(text);
     }
 
     /** Everything the process printed so far. */

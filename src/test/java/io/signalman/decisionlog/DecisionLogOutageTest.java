@@ -6,83 +6,110 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.Await;
+import io.signalman.datadir.FileRegistry;
+import io.signalman.datadir.Storage;
+import io.signalman.datadir.StorageUnavailable;
 import io.signalman.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A disk that refuses writes (issue 17.2): the log stops acknowledging, cuts the file back to its
- * last whole record, keeps what it held, retries, and writes again by itself when space returns.
+ * A disk that refuses writes (issues 17.2, 26.3): the batch it refuses is cut back out of the file
+ * and refused (its waiters get {@link StorageUnavailable}, and it is never written later, so a 503
+ * means nothing was logged); new records are refused until the disk takes writes again, which the
+ * log notices by itself.
  */
 class DecisionLogOutageTest {
 
     @TempDir
     Path dir;
 
-    private static DecisionRecord record(String id) {
+    static DecisionRecord record(String id) {
         return new DecisionRecord(id, "2026-11-21T00:00:00Z", "broker", "/v1/broker/route", "sha256:x",
                 Json.object().put("n", id), Json.object().put("rule", "r"), null);
     }
 
     @Test
-    void aFullDiskRefusesNewRecordsKeepsTheHeldOnesAndResumesWithEveryLineWhole() throws Exception {
+    void aBatchTheDiskRefusesIsRefusedNeverWrittenLaterAndTheLogResumesByItself() throws Exception {
         FillingDisk disk = new FillingDisk();
-        DecisionLog log = new DecisionLog(dir, FsyncPolicy.INTERVAL, 64, disk);
+        Storage storage = new Storage(disk);
+        DecisionLog log = new DecisionLog(dir, FsyncPolicy.INTERVAL, 64, disk, storage, FileRegistry.NONE);
         // Given a record written while the disk had room
-        log.append(record("before"));
-        Await.until(Duration.ofSeconds(10), "the first record to be written", () -> log.written() == 1);
+        log.awaitDurable(log.append(record("before")));
 
-        // When the disk fills up under an acknowledged record
+        // When the disk fills up under a record on its way
         disk.full = true;
-        log.append(record("held"));
-        Await.until(Duration.ofSeconds(10), "the log to see the outage", () -> !log.available());
+        DecisionLog.Appended refused = log.append(record("refused"));
 
-        // Then new records are refused, not acknowledged, while the writer keeps retrying
-        DecisionLogUnavailable refused = assertThrows(DecisionLogUnavailable.class, () -> log.append(record("refused")));
-        assertTrue(refused.getMessage().contains("No space left on device"), refused.getMessage());
-        assertTrue(log.failure() != null);
-        int tries = disk.refused.get();
-        Await.until(Duration.ofSeconds(10), "the writer to retry", () -> disk.refused.get() > tries);
+        // Then its client is refused, and so is every new record while the disk is full
+        StorageUnavailable e = assertThrows(StorageUnavailable.class, () -> log.awaitDurable(refused));
+        assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
+        assertFalse(log.available());
+        assertThrows(StorageUnavailable.class, () -> log.append(record("while-full")));
 
-        // ... and when space returns the log writes again by itself, the held record included
+        // ... and when space returns the log takes records again by itself
         disk.full = false;
-        Await.until(Duration.ofSeconds(10), "the log to write again", () -> log.available() && log.written() == 2);
-        log.append(record("after"));
+        Await.until(Duration.ofSeconds(10), "the log to take writes again", log::available);
+        log.awaitDurable(log.append(record("after")));
         log.close();
 
-        // ... and the file holds whole records only, in order: the partial writes were cut back
-        assertEquals(List.of("before", "held", "after"), ids());
-        assertEquals(1, log.outages());
+        // ... and the file holds whole records only: the refused one was cut back and never written
+        assertEquals(List.of("before", "after"), ids());
+        assertEquals(1, storage.outages());
+        assertEquals(1, log.refused());
     }
 
     @Test
-    void underFsyncAlwaysADecisionIsAcknowledgedOnlyOnceWrittenAndRefusedWhileTheDiskIsFull() throws Exception {
-        FillingDisk disk = new FillingDisk();
-        DecisionLog log = new DecisionLog(dir, FsyncPolicy.ALWAYS, 64, disk);
-        // Given a record appended under fsync always: once its durable wait returns it is in the file
-        log.awaitDurable(log.append(record("one")));
-        assertEquals(1, log.written());
-
-        // When the disk is full, an append waiting for its write is answered with the failure
-        disk.full = true;
-        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> log.awaitDurable(log.append(record("two"))));
-        ExecutionException e = assertThrows(ExecutionException.class, waiting::get);
-        assertTrue(e.getCause() instanceof DecisionLogUnavailable, e.toString());
-        assertFalse(log.available());
-
-        // Then, once space returns, the record it was refused for is still written (it was held, not dropped)
-        disk.full = false;
-        Await.until(Duration.ofSeconds(10), "the held record to be written", () -> log.written() == 2);
+    void underFsyncAlwaysARecordIsAcknowledgedOnlyOnceAForceCoversIt() throws Exception {
+        // Given a disk that notes how far each force reached
+        ForceWatchingDisk disk = new ForceWatchingDisk();
+        DecisionLog log = new DecisionLog(dir, FsyncPolicy.ALWAYS, 64, disk, new Storage(disk), FileRegistry.NONE);
+        for (int i = 0; i < 20; i++) {
+            // When a record's durable wait returns
+            DecisionLog.Appended a = log.append(record("r" + i));
+            log.awaitDurable(a);
+            // Then a force of its file had already covered it (a policy that skips the force fails here)
+            assertTrue(disk.forcedThrough(a.file()) >= a.end(), "acknowledged at byte " + a.end() + " of " + a.file()
+                    + " but forced only through " + disk.forcedThrough(a.file()));
+        }
         log.close();
-        assertEquals(List.of("one", "two"), ids());
+    }
+
+    @Test
+    void underIntervalAndNeverARecordIsAcknowledgedOnlyOnceItIsInTheFile() throws Exception {
+        for (FsyncPolicy policy : new FsyncPolicy[] {FsyncPolicy.INTERVAL, FsyncPolicy.NEVER}) {
+            Path d = Files.createDirectories(dir.resolve(policy.name()));
+            // Given a disk that holds every write until the test lets it go
+            HoldingDisk disk = new HoldingDisk();
+            DecisionLog log = new DecisionLog(d, policy, 64, disk, new Storage(disk), FileRegistry.NONE);
+            boolean[] acknowledged = {false};
+            boolean[] inFileWhenAcknowledged = {false};
+            Thread client = new Thread(() -> {
+                log.awaitDurable(log.append(record("one")));
+                inFileWhenAcknowledged[0] = disk.written.get() > 0;
+                acknowledged[0] = true;
+            });
+            client.start();
+            // When the record's write is held, the client is still waiting (not answered) ...
+            Await.until(Duration.ofSeconds(10), "the write to be held, or the client answered", () -> disk.holding.get()
+                    || !client.isAlive());
+            Await.until(Duration.ofSeconds(10), "the client to wait for its record, or be answered", () -> !client.isAlive()
+                    || waitingInLog(client));
+            assertFalse(acknowledged[0] && !inFileWhenAcknowledged[0], policy + ": the client was answered before its record"
+                    + " was written");
+            assertTrue(client.isAlive(), policy + ": the client was answered while its record's write was held");
+            // ... and once the write goes through, it is answered with its record in the file
+            disk.release();
+            client.join(10_000);
+            assertTrue(acknowledged[0] && inFileWhenAcknowledged[0], policy + ": acknowledged " + acknowledged[0]);
+            log.close();
+        }
     }
 
     @Test
@@ -97,6 +124,19 @@ class DecisionLogOutageTest {
         log.close();
         // Then the file lists them in that order (a batch written reversed or shuffled fails this)
         assertEquals(appended, ids());
+    }
+
+    private static boolean waitingInLog(Thread t) {
+        Thread.State s = t.getState();
+        if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getMethodName().equals("awaitDurable")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<String> ids() throws Exception {

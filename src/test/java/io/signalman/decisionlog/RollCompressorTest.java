@@ -24,7 +24,7 @@ class RollCompressorTest {
         byte[] bytes = Files.readAllBytes(TestBundles.FIXTURES.resolve("broker/history.jsonl"));
         Files.write(rolled, bytes);
 
-        try (RollCompressor c = new RollCompressor()) {
+        try (RollCompressor c = new RollCompressor(io.signalman.datadir.FileRegistry.NONE)) {
             c.submit(rolled);
         }
 

@@ -163,4 +163,40 @@ class IdempotencyTest {
         return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
                 .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
+
+    @Test
+    void anAnswerTheStoreCannotKeepIsStillGivenRememberedHereAndItsKeyIsNotLeftInProgress() throws Exception {
+        // Given a store of answers whose disk refuses to keep them
+        java.util.List<String> released = new java.util.ArrayList<>();
+        io.signalman.state.SharedAnswers refusing = new io.signalman.state.SharedAnswers() {
+            @Override
+            public java.util.Optional<Held> claim(String id, byte[] digest, Duration reserve) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public void complete(String id, byte[] digest, int status, byte[] body, Duration window) {
+                throw new io.signalman.datadir.StorageUnavailable("No space left on device");
+            }
+
+            @Override
+            public void release(String id) {
+                released.add(id);
+            }
+        };
+        Idempotency idempotency = new Idempotency(Duration.ofMinutes(10), 100, refusing, Duration.ofSeconds(5));
+        Idempotency.Key key = Idempotency.key("POST /v1/fsm/instances/r1/actions", "k1", "{}".getBytes());
+        int[] runs = {0};
+
+        // When a request whose change was made is answered
+        Api.Reply first = idempotency.once(key, () -> new Api.Reply(200, ("{\"run\":" + ++runs[0] + "}").getBytes()));
+
+        // Then its client gets the answer, the store's claim is released (never left in progress),
+        // and a retry here gets the same answer without running again
+        assertEquals(200, first.status());
+        assertEquals(java.util.List.of(key.id()), released);
+        Api.Reply again = idempotency.once(key, () -> new Api.Reply(200, ("{\"run\":" + ++runs[0] + "}").getBytes()));
+        assertEquals(new String(first.body()), new String(again.body()));
+        assertEquals(1, runs[0]);
+    }
 }

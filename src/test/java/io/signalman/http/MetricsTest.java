@@ -169,8 +169,9 @@ class MetricsTest {
         assertTrue(text.contains("jvm_gc_"), "GC metrics");
         assertEquals(2.0, value(text, "signalman_state_entries", "store=\"fsm\"").orElse(-1), text);
         assertEquals(1.0, value(text, "signalman_state_entries", "store=\"handoff\"").orElse(-1), text);
-        // ... and the decision log's health (issue 17.2)
-        assertTrue(text.contains("signalman_decision_log_available 1.0"), text);
+        // ... and the data directory's health (issues 17.2, 26)
+        assertTrue(text.contains("signalman_storage_available 1.0"), text);
+        assertTrue(text.contains("signalman_decision_log_refused_total 0.0"), text);
     }
 
     /** The sum of a metric's samples whose labels include all of {@code labels}. */

@@ -18,9 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * No silent coercion, no silent repair, no number the log cannot give back (issue 17.5, 17.6):
- * a value of the wrong JSON type, a number beyond a double's range and invalid UTF-8 in a JSONL
- * batch are 400s naming the field or line; a decimal is logged exactly as it was sent.
+ * No silent coercion, no silent repair, no number the log cannot give back (issues 17.5, 17.6, 26.7):
+ * a value of the wrong JSON type, a number beyond a double's range or too small for one, bytes
+ * that are not strictly UTF-8 (overlong forms, encoded surrogates, a byte-order mark) and invalid
+ * UTF-8 in a JSONL batch are 400s naming the field, offset or line; a decimal is logged exactly as
+ * it was sent.
  */
 class StrictInputTest {
 
@@ -94,7 +96,8 @@ class StrictInputTest {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))), 400);
 
         assertEquals("malformed_json", err.get("error").asText());
-        assertEquals("[2]", err.at("/details/field").asText(), err.toString());
+        // the item, and within it the field the bad byte is in
+        assertEquals("[2].subtype", err.at("/details/field").asText(), err.toString());
         assertTrue(err.get("message").asText().startsWith("line 3: "), err.toString());
         assertTrue(err.get("message").asText().contains("UTF-8"), err.toString());
     }
@@ -115,6 +118,51 @@ class StrictInputTest {
 
     private static HttpRequest.Builder request(String path, String type) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).header("content-type", type);
+    }
+
+    @Test
+    void overlongUtf8AnEncodedSurrogateAndAByteOrderMarkAreRefusedNamingTheOffsetAndField() {
+        byte[] broker = BROKER.getBytes(StandardCharsets.UTF_8);
+        int at = BROKER.indexOf("trade.executed") + "trade.".length();
+        // Given the same message with, inside its subtype, C0 AF (an overlong '/') and ED A0 80 (an encoded surrogate)
+        for (byte[] bad : new byte[][] {{(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80}}) {
+            byte[] body = new byte[broker.length + bad.length];
+            System.arraycopy(broker, 0, body, 0, at);
+            System.arraycopy(bad, 0, body, at, bad.length);
+            System.arraycopy(broker, at, body, at + bad.length, broker.length - at);
+            // When it is posted, Then 400 malformed_json naming the byte offset and the field
+            JsonNode err = HttpCalls.error(postBytes("/v1/broker/route", body), 400);
+            assertEquals("malformed_json", err.get("error").asText(), err.toString());
+            assertTrue(err.get("message").asText().contains("at byte " + at), err.toString());
+            assertEquals("subtype", err.at("/details/field").asText(), err.toString());
+        }
+        // ... and a byte-order mark before the JSON is refused too, at byte 0
+        byte[] bom = new byte[broker.length + 3];
+        bom[0] = (byte) 0xEF;
+        bom[1] = (byte) 0xBB;
+        bom[2] = (byte) 0xBF;
+        System.arraycopy(broker, 0, bom, 3, broker.length);
+        JsonNode err = HttpCalls.error(postBytes("/v1/broker/route", bom), 400);
+        assertTrue(err.get("message").asText().contains("byte-order mark"), err.toString());
+    }
+
+    @Test
+    void aNumberTooSmallForADoubleIsRefusedRatherThanReadAsZero() {
+        for (String n : new String[] {"1e-999", "-2.5e-400"}) {
+            JsonNode err = HttpCalls.error(post("/v1/signals/route", SIGNAL.formatted("{\"quality\": " + n + "}"),
+                    "application/json"), 400);
+            assertEquals("signal.payload.quality", err.at("/details/field").asText(), err.toString());
+            assertTrue(err.get("message").asText().contains("would be read as 0"), err.toString());
+        }
+        // ... while 0, and a tiny number a double still holds, are fine
+        for (String n : new String[] {"0", "0.0e-999", "1e-300"}) {
+            assertEquals(200, post("/v1/signals/route", SIGNAL.formatted("{\"quality\": " + n + "}"), "application/json")
+                    .statusCode(), n);
+        }
+    }
+
+    private static HttpResponse<String> postBytes(String path, byte[] body) {
+        return HttpCalls.send(request(path, "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
 
     private static HttpResponse<String> post(String path, String body, String type) {

@@ -69,6 +69,31 @@ class AcceptTest {
     }
 
     @Test
+    void aLineSealedWithItsChecksumIsRewrittenSealedAndOthersAreNot() throws Exception {
+        // Given a history whose lines carry their checksum (a server's own log), and one whose lines do not
+        Path sealed = tmp.resolve("sealed/history.jsonl");
+        Files.createDirectories(sealed.getParent());
+        StringBuilder b = new StringBuilder();
+        for (String line : Files.readAllLines(HISTORY)) {
+            b.append(new String(io.signalman.datadir.RecordLine.seal(line.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    java.nio.charset.StandardCharsets.UTF_8));
+        }
+        Files.writeString(sealed, b);
+
+        // When the changed decisions are accepted
+        CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--rules", changedRules.toString(), "--accept",
+                sealed.toString());
+        assertEquals(0, accepted.code(), accepted.out() + accepted.err());
+
+        // Then every line still checks: the rewritten ones were sealed again
+        for (String line : Files.readAllLines(sealed)) {
+            byte[] bytes = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(io.signalman.datadir.RecordLine.Check.SEALED, io.signalman.datadir.RecordLine.check(bytes, 0, bytes.length),
+                    line);
+        }
+    }
+
+    @Test
     void aCompressedArchiveIsAcceptedAndStaysCompressed() throws Exception {
         Path gz = ArchiveTest.gzip(Files.readAllBytes(HISTORY), tmp.resolve("gz/history.jsonl.gz"));
 

@@ -1,0 +1,45 @@
+package io.signalman.datadir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * What a writer tells the data directory's {@link Manifest} about its files, so that a start can
+ * tell a missing or foreign piece from a whole directory: a file is registered before it is
+ * created, its length and checksum once it is complete, a replacement (a rolled log file
+ * compressed) before the original goes, and a removal before it happens. A registration that
+ * cannot be written (a full disk) fails the write that needed it.
+ */
+public interface FileRegistry {
+
+    /** {@code file} is about to be created. */
+    void adding(Path file) throws IOException;
+
+    /** {@code file} is complete: nothing more is appended; its length and CRC32C. */
+    void closed(Path file, long bytes, int crc) throws IOException;
+
+    /** {@code to} (complete: its length and CRC32C) replaces {@code from}, which is about to be deleted. */
+    void replaced(Path from, Path to, long bytes, int crc) throws IOException;
+
+    /** {@code file} is about to be deleted (spent or superseded). */
+    void removing(Path file) throws IOException;
+
+    /** For a writer outside a data directory (tests, tools): nothing is recorded. */
+    FileRegistry NONE = new FileRegistry() {
+        @Override
+        public void adding(Path file) {
+        }
+
+        @Override
+        public void closed(Path file, long bytes, int crc) {
+        }
+
+        @Override
+        public void replaced(Path from, Path to, long bytes, int crc) {
+        }
+
+        @Override
+        public void removing(Path file) {
+        }
+    };
+}
