@@ -4,6 +4,7 @@ import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
 import io.signalman.http.ServerConfig;
+import io.signalman.packs.Packs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

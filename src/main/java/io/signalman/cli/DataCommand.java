@@ -1,7 +1,7 @@
 package io.signalman.cli;
 
-import io.signalman.Packs;
-import io.signalman.StateSpecs;
+import io.signalman.packs.Packs;
+import io.signalman.packs.StateSpecs;
 import io.signalman.datadir.DataDir;
 import io.signalman.datadir.Disk;
 import io.signalman.datadir.FileRegistry;

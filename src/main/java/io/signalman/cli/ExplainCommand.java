@@ -2,7 +2,7 @@ package io.signalman.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Decision;

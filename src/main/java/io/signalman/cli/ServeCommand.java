@@ -7,7 +7,7 @@ import io.signalman.engine.BundleException;
 import io.signalman.engine.GateRefused;
 import io.signalman.http.ConnectionLimits;
 import io.signalman.http.RequestLimits;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.workbench.WorkbenchOptions;
 import io.signalman.state.StateConfig;

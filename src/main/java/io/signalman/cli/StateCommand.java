@@ -1,7 +1,7 @@
 package io.signalman.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.signalman.StateSpecs;
+import io.signalman.packs.StateSpecs;
 import io.signalman.cluster.StateDatabase;
 import io.signalman.datadir.DataDir;
 import io.signalman.datadir.Disk;

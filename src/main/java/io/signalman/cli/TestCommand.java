@@ -1,6 +1,6 @@
 package io.signalman.cli;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;

@@ -12,7 +12,7 @@ import java.util.Objects;
  * {@code decision} holds the pack's fields, {@code rule}, {@code reason} and {@code rules_fired}.
  * A decision that changed state also carries {@code state_after} ({@code {"store", "key", "version",
  * "value"}}): the decision log is the write-ahead log of durable state, so a restart rebuilds the
- * state from it (see {@code io.signalman.state.DurableState}).
+ * state from it (the state package's LocalState does).
  */
 public record DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
                              JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter) {

@@ -1,5 +1,6 @@
 package io.signalman.http;
 
+import io.signalman.decisions.Decisions;
 import io.signalman.engine.DecisionPack;
 import io.signalman.json.Json;
 import io.vertx.core.Handler;

@@ -1,12 +1,12 @@
 package io.signalman.http;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.vertx.ext.web.Router;
 
 /** The broker's endpoints (SPEC 4.1, 5). */
-final class BrokerApi implements ApiModule {
+public final class BrokerApi implements ApiModule {
 
-    static final String ROUTE = "/v1/broker/route";
+    public static final String ROUTE = "/v1/broker/route";
     static final String BATCH = "/v1/broker/route:batch";
     static final String ADDRESS = "signalman.broker.route";
 

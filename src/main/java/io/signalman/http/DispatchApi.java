@@ -1,6 +1,6 @@
 package io.signalman.http;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.vertx.ext.web.Router;
 
 /** The dispatch pack's endpoint and event-bus address (SPEC 4.4, 5). */

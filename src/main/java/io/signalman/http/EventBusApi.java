@@ -1,5 +1,6 @@
 package io.signalman.http;
 
+import io.signalman.decisions.Decisions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
@@ -15,7 +16,7 @@ public final class EventBusApi extends VerticleBase {
     private final Guard guard;
     private WorkerExecutor workers;
 
-    EventBusApi(Decisions decisions, ServerConfig config, Guard guard) {
+    public EventBusApi(Decisions decisions, ServerConfig config, Guard guard) {
         this.decisions = decisions;
         this.config = config;
         this.guard = guard;

@@ -2,7 +2,8 @@ package io.signalman.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
+import io.signalman.decisions.Decisions;
+import io.signalman.packs.Packs;
 import io.signalman.fsm.ActionRequest;
 import io.signalman.fsm.FsmInstance;
 import io.signalman.fsm.FsmOutcome;

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * endpoints), so that an operator never waits behind rules, however many hold the decision
  * threads.
  */
-final class Guard implements AutoCloseable {
+public final class Guard implements AutoCloseable {
 
     /** Threads for operators' requests: a scrape and an admin call at once, none of them evaluates rules. */
     static final int OPERATOR_THREADS = 2;
@@ -51,7 +51,7 @@ final class Guard implements AutoCloseable {
      * {@link InFlight}), and as many again may be abandoned to rules that do not stop.
      * Starts the threads: call it from a plain thread, not an event loop.
      */
-    Guard(RequestLimits limits, io.signalman.state.SharedAnswers shared, int workers) {
+    public Guard(RequestLimits limits, io.signalman.state.SharedAnswers shared, int workers) {
         this.inFlight = new InFlight(limits.maxInFlight(), workers);
         this.deadlineMs = limits.deadlineMs();
         this.idempotency = new Idempotency(limits.idempotencyWindow(), limits.idempotencyKeys(), shared,
@@ -148,21 +148,21 @@ final class Guard implements AutoCloseable {
         return promise.future();
     }
 
-    int inFlight() {
+    public int inFlight() {
         return inFlight.current();
     }
 
     /** The adaptive admission limit now. */
-    int admissionLimit() {
+    public int admissionLimit() {
         return inFlight.limit();
     }
 
-    Idempotency idempotency() {
+    public Idempotency idempotency() {
         return idempotency;
     }
 
     /** The threads that decide: their stuck and abandoned counts are what {@code /health} reports. */
-    Workers decisionWorkers() {
+    public Workers decisionWorkers() {
         return decide;
     }
 

@@ -2,7 +2,8 @@ package io.signalman.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
+import io.signalman.decisions.Decisions;
+import io.signalman.packs.Packs;
 import io.signalman.engine.Decision;
 import io.signalman.engine.Ulid;
 import io.signalman.handoff.ConversationRefused;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.cluster.ClusterView;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.signalman.decisions.Decisions;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.vertx.core.Future;
@@ -32,7 +33,7 @@ public final class HttpApi extends VerticleBase {
      * The Vert.x pool reloads run on: outside the guard (a reload may take seconds), one thread,
      * as reloads take turns anyway. Shared by name with the event bus verticle.
      */
-    static final String RELOAD_POOL = "signalman-reload";
+    public static final String RELOAD_POOL = "signalman-reload";
 
     /** Netty's defaults, named: a longer request line is 414, larger headers are 431. */
     static final int MAX_INITIAL_LINE = HttpServerOptions.DEFAULT_MAX_INITIAL_LINE_LENGTH;
@@ -47,17 +48,20 @@ public final class HttpApi extends VerticleBase {
     private Router router;
 
     private final ClusterView cluster;
-    private io.signalman.workbench.Workbench workbench;
+    /** The analysts' workbench, mounted from above (app): http knows it only as routes. */
+    private ApiModule workbench;
+    private final Metrics metrics;
     private final Readiness readiness;
     /** Open connections on the public listener (issue 17.4), shown as {@code signalman_connections_open}. */
     private final java.util.concurrent.atomic.AtomicInteger openConnections = new java.util.concurrent.atomic.AtomicInteger();
 
-    HttpApi(Decisions decisions, ServerConfig config, Guard guard) {
-        this(decisions, config, guard, ClusterView.standalone());
+    public HttpApi(Decisions decisions, Metrics metrics, ServerConfig config, Guard guard) {
+        this(decisions, metrics, config, guard, ClusterView.standalone());
     }
 
-    HttpApi(Decisions decisions, ServerConfig config, Guard guard, ClusterView cluster) {
+    public HttpApi(Decisions decisions, Metrics metrics, ServerConfig config, Guard guard, ClusterView cluster) {
         this.decisions = decisions;
+        this.metrics = metrics;
         this.config = config;
         this.guard = guard;
         this.cluster = cluster;
@@ -65,7 +69,7 @@ public final class HttpApi extends VerticleBase {
     }
 
     /** Serves the analysts' workbench too: on the admin listener when there is one, else here. */
-    HttpApi withWorkbench(io.signalman.workbench.Workbench w) {
+    public HttpApi withWorkbench(ApiModule w) {
         this.workbench = w;
         return this;
     }
@@ -74,7 +78,7 @@ public final class HttpApi extends VerticleBase {
     public Future<?> start() {
         reloads = vertx.createSharedWorkerExecutor(RELOAD_POOL, 1);
         Router router = Router.router(vertx);
-        router.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
+        router.route().handler(ctx -> ctx.put(Responses.METRICS, metrics).next());
         router.get("/health").handler(this::health);
         router.get("/openapi.yaml").handler(this::openapi);
         router.get("/metrics").handler(this::metrics);
@@ -95,7 +99,7 @@ public final class HttpApi extends VerticleBase {
             return server.listen();
         }
         Router admin = Router.router(vertx);
-        admin.route().handler(ctx -> ctx.put(Responses.METRICS, decisions.metrics()).next());
+        admin.route().handler(ctx -> ctx.put(Responses.METRICS, metrics).next());
         // The operator's endpoints answer here too: this listener has no connection cap, so they keep
         // answering when clients hold every connection the public one allows (issue 26.6).
         admin.get("/health").handler(this::health);
@@ -121,7 +125,7 @@ public final class HttpApi extends VerticleBase {
      */
     private HttpServer listen(Router router, String host, int port, boolean capped) {
         Connections connections = new Connections(vertx, config.limits().connections(), capped, openConnections,
-                decisions.metrics());
+                metrics);
         return vertx.createHttpServer(new HttpServerOptions().setHost(host).setPort(port)
                         .setMaxInitialLineLength(MAX_INITIAL_LINE).setMaxHeaderSize(MAX_HEADER_SIZE)
                         // HTTP/1.1 only: a listener that may see an h2c preface waits for a client's first
@@ -184,7 +188,7 @@ public final class HttpApi extends VerticleBase {
     }
 
     /** Connections open on the public listener. */
-    int openConnections() {
+    public int openConnections() {
         return openConnections.get();
     }
 
@@ -230,7 +234,7 @@ public final class HttpApi extends VerticleBase {
     }
 
     private void metrics(RoutingContext ctx) {
-        guard.operate(vertx, decisions.metrics()::scrape)
+        guard.operate(vertx, metrics::scrape)
                 .onSuccess(text -> ctx.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(text))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
     }
@@ -242,7 +246,7 @@ public final class HttpApi extends VerticleBase {
     }
 
     /** What this node tells {@code GET /v1/cluster} on any member about itself. */
-    ObjectNode status() {
+    public ObjectNode status() {
         RuleBundle b = decisions.engine().current().orElse(null);
         ObjectNode s = Json.object();
         s.put("http", config.host() + ":" + port());

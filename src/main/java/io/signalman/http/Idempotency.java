@@ -41,7 +41,7 @@ import java.util.concurrent.Callable;
  * <p>In a cluster ({@link SharedAnswers}), keys are also claimed and answered cluster-wide, so a
  * retry sent to another node is answered too; this node's own map stays the fast path.
  */
-final class Idempotency {
+public final class Idempotency {
 
     /** Remembered answers never hold more than this much heap, whatever the key count. */
     static final long MAX_BYTES = 64L * 1024 * 1024;
@@ -224,7 +224,7 @@ final class Idempotency {
                 + key.key() + "\" is still running; retry to get its answer"));
     }
 
-    synchronized int size() {
+    public synchronized int size() {
         return entries.size();
     }
 

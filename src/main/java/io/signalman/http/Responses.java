@@ -3,6 +3,7 @@ package io.signalman.http;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.decisions.LogLine;
 import io.signalman.engine.Ulid;
 import io.signalman.json.Json;
 import io.vertx.core.buffer.Buffer;

@@ -1,6 +1,6 @@
 package io.signalman.http;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.fsm.FsmService;
 import io.signalman.json.Json;
 import io.signalman.signals.SignalRequest;

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * state that decides who was first (a task finishing or its thread being given up on); split
  * into files, that state would have to be opened up to them all.
  */
-final class Workers implements AutoCloseable {
+public final class Workers implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Workers.class);
     /** How often running work is looked at; a stuck thread is replaced at most this late. */
@@ -89,7 +89,7 @@ final class Workers implements AutoCloseable {
     }
 
     /** Threads whose work runs past its deadline by the stuck margin, abandoned ones included. */
-    int stuck() {
+    public int stuck() {
         return count(false);
     }
 
@@ -99,11 +99,11 @@ final class Workers implements AutoCloseable {
     }
 
     /** Abandoned threads still running their work. */
-    int abandoned() {
+    public int abandoned() {
         return abandoned.get();
     }
 
-    int maxAbandoned() {
+    public int maxAbandoned() {
         return maxAbandoned;
     }
 

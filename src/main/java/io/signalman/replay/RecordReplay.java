@@ -1,6 +1,6 @@
 package io.signalman.replay;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;

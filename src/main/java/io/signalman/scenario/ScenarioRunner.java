@@ -1,7 +1,7 @@
 package io.signalman.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;

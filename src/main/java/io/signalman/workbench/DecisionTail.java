@@ -2,7 +2,7 @@ package io.signalman.workbench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.decisionlog.DecisionRecord;
-import io.signalman.http.Decisions;
+import io.signalman.decisions.Decisions;
 import io.signalman.json.Json;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;

@@ -2,7 +2,7 @@ package io.signalman.workbench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.RuleBundle;

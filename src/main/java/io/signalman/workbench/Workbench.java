@@ -7,7 +7,7 @@ import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
 import io.signalman.http.Api;
-import io.signalman.http.Decisions;
+import io.signalman.decisions.Decisions;
 import io.signalman.json.Json;
 import io.signalman.scenario.ScenarioRunner;
 import io.vertx.core.WorkerExecutor;
@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
  * it reads as one table; the handlers below it are each a few lines over the pieces that do the
  * work (drafts, checks, impact, activations, the views).
  */
-public final class Workbench {
+public final class Workbench implements io.signalman.http.ApiModule {
 
     static final String PREFIX = "/workbench";
     private static final String API = PREFIX + "/api";
@@ -77,6 +77,7 @@ public final class Workbench {
     }
 
     /** Mounts the pages and the API on {@code router}; {@code api} is the listener's admin check. */
+    @Override
     public void routes(Router router, Api api) {
         WorkerExecutor workers = api.vertx().createSharedWorkerExecutor("signalman-workbench", 2);
         Access access = new Access(api, options.readToken(), api.config().adminToken());

@@ -1,6 +1,6 @@
 package io.signalman.bench;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.engine.DecisionPack;
 import io.signalman.json.InputException;

@@ -3,7 +3,7 @@ package io.signalman.bench;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.bench.LoadTargets.Target;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import io.vertx.core.Vertx;

@@ -1,7 +1,7 @@
 package io.signalman.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.engine.DecisionPack;
 import io.signalman.json.Json;
 import io.vertx.core.Future;

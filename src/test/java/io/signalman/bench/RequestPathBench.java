@@ -1,13 +1,13 @@
 package io.signalman.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Engine;
-import io.signalman.http.Decisions;
+import io.signalman.decisions.Decisions;
 import io.signalman.json.Json;
 import io.signalman.replay.ReplayGate;
 import io.signalman.state.StateStores;

@@ -1,11 +1,11 @@
 package io.signalman.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.StateSpecs;
+import io.signalman.packs.StateSpecs;
 import io.signalman.bench.LoadTargets.Target;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.FsyncPolicy;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import io.signalman.state.LocalState;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import io.signalman.StateSpecs;
+import io.signalman.packs.StateSpecs;
 import io.signalman.TestBundles;
 import io.signalman.handoff.ConversationState;
 import io.signalman.handoff.HandoffPack;

@@ -9,7 +9,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.signalman.Await;
-import io.signalman.StateSpecs;
+import io.signalman.packs.StateSpecs;
 import io.signalman.TestBundles;
 import io.signalman.TestPostgres;
 import io.signalman.handoff.ConversationState;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.engine.Decision;
 import io.signalman.engine.Evaluation;

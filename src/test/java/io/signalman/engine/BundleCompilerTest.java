@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.broker.BrokerMessage;
 import io.signalman.broker.RouteDecision;
 import java.io.IOException;
@@ -347,7 +347,7 @@ class BundleCompilerTest {
         io.signalman.TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
                 "decide.primary(\"sr-director-tooling\"");
         BundleException e = org.junit.jupiter.api.Assertions.assertThrows(BundleException.class,
-                () -> io.signalman.Packs.compiler().compile(BundleFiles.read(rules)));
+                () -> io.signalman.packs.Packs.compiler().compile(BundleFiles.read(rules)));
         org.junit.jupiter.api.Assertions.assertTrue(e.errors().stream().anyMatch(x -> x.file().startsWith("broker/")), e.errors().toString());
     }
 }

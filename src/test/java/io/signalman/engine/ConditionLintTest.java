@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

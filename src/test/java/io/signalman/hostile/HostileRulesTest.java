@@ -11,7 +11,7 @@ import io.signalman.broker.OrgChart;
 import io.signalman.broker.Route;
 import io.signalman.cli.CliRunner;
 import io.signalman.engine.tables.DecisionTable;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import java.net.URI;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.signalman.Await;
+import io.signalman.app.Server;
 import io.signalman.datadir.Disk;
 import java.io.IOException;
 import java.net.URI;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ContainerNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import io.signalman.http.BodyEndpoints.Endpoint;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;

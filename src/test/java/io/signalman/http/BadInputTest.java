@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import io.signalman.http.BodyEndpoints.Endpoint;
 import io.signalman.json.Json;
 import java.io.ByteArrayInputStream;

@@ -1,6 +1,6 @@
 package io.signalman.http;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.broker.AgentCard;
 import io.signalman.broker.Message;

@@ -2,6 +2,7 @@ package io.signalman.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import io.signalman.json.Json;
 import java.net.URI;
 import java.net.http.HttpClient;

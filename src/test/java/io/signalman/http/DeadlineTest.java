@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.RuleDropper;
 import io.signalman.RuleDropper.RuleRef;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.BundleException;
 import io.signalman.json.Json;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.signalman.RuleDropper;
 import io.signalman.RuleDropper.RuleRef;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;

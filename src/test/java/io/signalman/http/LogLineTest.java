@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
+import io.signalman.decisions.LogLine;
 import io.signalman.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;

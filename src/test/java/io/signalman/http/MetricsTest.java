@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

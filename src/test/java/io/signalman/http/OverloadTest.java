@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.Await;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import io.signalman.json.Json;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

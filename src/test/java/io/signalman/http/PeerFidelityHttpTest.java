@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.app.Server;
 import io.signalman.json.Json;
 import java.net.URI;
 import java.net.http.HttpRequest;

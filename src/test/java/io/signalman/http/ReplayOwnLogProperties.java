@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.Await;
+import io.signalman.app.Server;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
 import io.signalman.replay.ReplayReport;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
+import io.signalman.app.Server;
 import io.signalman.json.Json;
 import io.signalman.state.MutableClock;
 import io.signalman.state.StateConfig;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
+import io.signalman.app.Server;
 import io.signalman.decisionlog.FillingDisk;
 import io.signalman.replay.Archive;
 import java.net.URI;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.app.Server;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
 import java.net.URI;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.cli.CliRunner;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import java.net.URI;

@@ -1,7 +1,7 @@
 package io.signalman.replay;
 
 import io.signalman.TestBundles;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,6 +1,6 @@
 package io.signalman.replay;
 
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;

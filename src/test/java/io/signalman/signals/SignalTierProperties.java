@@ -2,7 +2,7 @@ package io.signalman.signals;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;

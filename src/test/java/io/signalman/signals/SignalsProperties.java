@@ -2,7 +2,7 @@ package io.signalman.signals;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.engine.Decision;
 import io.signalman.engine.Invariant;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.vertx.core.net.SocketAddress;
 import java.net.Inet4Address;
 import java.net.Inet6Address;

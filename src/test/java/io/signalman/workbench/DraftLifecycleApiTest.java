@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
-import io.signalman.http.Server;
+import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import java.net.URI;

@@ -3,7 +3,7 @@ package io.signalman.replay.cluster;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.jet.core.Processor;
 import com.hazelcast.jet.pipeline.SourceBuilder;
-import io.signalman.Packs;
+import io.signalman.packs.Packs;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
 import io.signalman.replay.Archive;

@@ -1,4 +1,4 @@
-package io.signalman.http;
+package io.signalman.decisions;
 
 import io.signalman.engine.Decision;
 import io.signalman.engine.RuleInfo;
@@ -8,7 +8,7 @@ import io.signalman.engine.RuleInfo;
  * space, a quote or an equals sign is quoted, with {@code "} and {@code \} escaped, so a rule
  * name ({@code rule="trade messages go to VP Trading"}) stays one value.
  */
-final class LogLine {
+public final class LogLine {
 
     private final StringBuilder sb;
 
@@ -16,19 +16,19 @@ final class LogLine {
         sb = new StringBuilder(160).append(event);
     }
 
-    static LogLine of(String event) {
+    public static LogLine of(String event) {
         return new LogLine(event);
     }
 
     /** {@code decision decision_id=... pack=... endpoint=... revision=... rule="..." fired=N}. */
-    static String decision(Decision<?> d, String endpoint) {
+    public static String decision(Decision<?> d, String endpoint) {
         RuleInfo by = d.decidedBy();
         return of("decision").kv("decision_id", d.decisionId()).kv("pack", d.pack()).kv("endpoint", endpoint)
                 .kv("revision", d.revision()).kv("rule", by == null ? null : by.name())
                 .kv("fired", Integer.toString(d.evaluation().fired().size())).toString();
     }
 
-    LogLine kv(String key, String value) {
+    public LogLine kv(String key, String value) {
         sb.append(' ').append(key).append('=');
         if (value == null) {
             sb.append('-');

@@ -1,4 +1,4 @@
-package io.signalman;
+package io.signalman.packs;
 
 import io.signalman.broker.BrokerPack;
 import io.signalman.dispatch.DispatchPack;

@@ -1,4 +1,4 @@
-package io.signalman;
+package io.signalman.packs;
 
 import io.signalman.engine.RuleBundle;
 import io.signalman.fsm.FsmInstance;

@@ -1,6 +1,13 @@
-package io.signalman.http;
+package io.signalman.app;
 
-import io.signalman.Packs;
+import io.signalman.decisions.Decisions;
+import io.signalman.http.EventBusApi;
+import io.signalman.http.Guard;
+import io.signalman.http.HttpApi;
+import io.signalman.http.Metrics;
+import io.signalman.http.ServerConfig;
+import io.signalman.http.Workers;
+import io.signalman.packs.Packs;
 import io.signalman.cluster.Cluster;
 import io.signalman.cluster.ClusterState;
 import io.signalman.cluster.ClusterView;
@@ -18,7 +25,7 @@ import io.signalman.engine.Gate;
 import io.signalman.fsm.FsmService;
 import io.signalman.fsm.OrphanGate;
 import io.signalman.replay.ReplayGate;
-import io.signalman.StateSpecs;
+import io.signalman.packs.StateSpecs;
 import io.signalman.scenario.ScenarioGate;
 import io.signalman.state.AnswerNeeds;
 import io.signalman.state.LocalAnswers;
@@ -103,7 +110,7 @@ public final class Server implements AutoCloseable {
     }
 
     /** The same, with every data file written through {@code disk} (tests make it refuse writes). */
-    static Server start(ServerConfig config, Disk disk) throws BundleException {
+    public static Server start(ServerConfig config, Disk disk) throws BundleException {
         return start(config, io.signalman.workbench.WorkbenchOptions.defaults(), disk);
     }
 
@@ -176,11 +183,11 @@ public final class Server implements AutoCloseable {
             RuleBundle bundle = engine.load();
             LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
-            Decisions decisions = new Decisions(engine, log, stores, metrics);
+            Decisions decisions = new Decisions(engine, log, stores, metrics::decided);
             metrics.jvm();
             metrics.storage(storage, log);
             guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
-            Warmup.run(decisions, config, guard);
+            Warmup.run(decisions, metrics, config, guard);
             Workers deciding = guard.decisionWorkers();
             metrics.gauge("signalman.stuck.workers", "decision threads held by rules past their deadline (abandoned ones "
                     + "included); replaced while the bound allows, /health is 503 once none is left", deciding::stuck);
@@ -201,7 +208,7 @@ public final class Server implements AutoCloseable {
                 clusterState.start();
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
-            HttpApi http = new HttpApi(decisions, config, guard, view).withWorkbench(new io.signalman.workbench.Workbench(
+            HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withWorkbench(new io.signalman.workbench.Workbench(
                     decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing));
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
@@ -271,7 +278,7 @@ public final class Server implements AutoCloseable {
         return vertx;
     }
 
-    HttpApi http() {
+    public HttpApi http() {
         return http;
     }
 

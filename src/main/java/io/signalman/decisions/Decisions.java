@@ -1,4 +1,4 @@
-package io.signalman.http;
+package io.signalman.decisions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every transport does with a decision request: parse, decide with the pack's one
- * {@code decide}, log, render. HTTP and the event bus both call it, on a worker thread.
+ * {@code decide}, log, render. HTTP, the event bus and the workbench's "try a message" all call
+ * it, on a worker thread; it knows nothing of any transport (below http in the layers).
  */
 public final class Decisions {
 
@@ -38,23 +39,21 @@ public final class Decisions {
     private static final Logger DECISION_LOG = LoggerFactory.getLogger("io.signalman.decisions");
 
     private final StateStores stores;
-    private final Metrics metrics;
+    /** Who counts each decision as it is made (the server's metrics); nothing by default. */
+    private final java.util.function.Consumer<Decision<?>> counted;
     /** Who sees each committed decision as it is logged (the workbench's live tail). */
     private final List<java.util.function.Consumer<DecisionRecord>> taps = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Decisions(Engine engine, DecisionLog log, StateStores stores) {
-        this(engine, log, stores, new Metrics(engine));
+        this(engine, log, stores, d -> { });
     }
 
-    public Decisions(Engine engine, DecisionLog log, StateStores stores, Metrics metrics) {
+    /** {@code counted} sees every decision as it is made, on the deciding thread: it must return at once. */
+    public Decisions(Engine engine, DecisionLog log, StateStores stores, java.util.function.Consumer<Decision<?>> counted) {
         this.engine = engine;
         this.log = log;
         this.stores = stores;
-        this.metrics = metrics;
-    }
-
-    public Metrics metrics() {
-        return metrics;
+        this.counted = counted;
     }
 
     /**
@@ -249,7 +248,7 @@ public final class Decisions {
     }
 
     private void logged(Decision<?> d, String endpoint) {
-        metrics.decided(d);
+        counted.accept(d);
         if (DECISION_LOG.isDebugEnabled()) {
             DECISION_LOG.debug(LogLine.decision(d, endpoint));
         }

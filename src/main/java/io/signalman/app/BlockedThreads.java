@@ -1,4 +1,4 @@
-package io.signalman.http;
+package io.signalman.app;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;

@@ -1,5 +1,12 @@
-package io.signalman.http;
+package io.signalman.app;
 
+import io.signalman.decisions.Decisions;
+import io.signalman.http.BrokerApi;
+import io.signalman.http.Guard;
+import io.signalman.http.HttpApi;
+import io.signalman.http.Metrics;
+import io.signalman.http.RequestLimits;
+import io.signalman.http.ServerConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -19,13 +26,13 @@ final class Warmup {
     }
 
     /** {@code guard} is the server's: the warm-up request is refused before it reaches the guard. */
-    static void run(Decisions decisions, ServerConfig config, Guard guard) {
+    static void run(Decisions decisions, Metrics metrics, ServerConfig config, Guard guard) {
         Vertx scratch = Vertx.vertx();
         try {
             // Default limits: a warm-up is nobody's connection, and a 1 s --idle-timeout on a loaded
             // machine closed it before its one request (seen in ConnectionLimitsProcessTest).
             ServerConfig local = config.withPort(0).withLimits(RequestLimits.defaults());
-            HttpApi http = new HttpApi(decisions, local, guard);
+            HttpApi http = new HttpApi(decisions, metrics, local, guard);
             scratch.deployVerticle(http).await();
             HttpClient client = scratch.createHttpClient();
             // A 415 goes through routing, the body handler and the error path, and decides nothing.
