@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real, throwaway PostgreSQL for tests (issue 16: never a mock): Debian's {@code postgresql}
+ * A real, throwaway PostgreSQL for tests (never a mock: the map stores are proven against the real database): Debian's {@code postgresql}
  * binaries ({@code make test} installs the package when missing), a cluster initialised in a
  * temporary folder, listening on 127.0.0.1 on a free port, stopped and deleted by {@link #close}.
  * PostgreSQL refuses to run as root, so as root the cluster belongs to, and runs as, {@code nobody}.

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts Vert.x's blocked-thread warnings (SPEC 8: nothing blocks an event loop) and logs them
+ * Counts Vert.x's blocked-thread warnings (nothing may block an event loop) and logs them
  * as Vert.x would, under the same logger name. Counting at the checker rather than in a log
  * appender keeps the count right whatever logging backend the build uses.
  *

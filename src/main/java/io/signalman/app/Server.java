@@ -115,7 +115,7 @@ public final class Server implements AutoCloseable {
     }
 
     /**
-     * The same, with the analysts' workbench served as {@code workbench} says (SPEC 1), on the
+     * The same, with the analysts' workbench served as {@code workbench} says, on the
      * disk the system properties configure (the real one, unless a test asks for its seams).
      */
     public static Server start(ServerConfig config, io.signalman.workbench.WorkbenchOptions workbench) throws BundleException {
@@ -147,7 +147,7 @@ public final class Server implements AutoCloseable {
         Guard guard = null;
         DataDir data = null;
         try {
-            // First of all: one owner per data directory, and a directory that is whole (issue 26).
+            // First of all: one owner per data directory, and a directory that is whole.
             data = DataDir.open(config.data(), config.acceptDataLoss());
             Storage storage = new Storage(disk);
             Writing writing = Writing.of(data, disk, storage);
@@ -287,7 +287,7 @@ public final class Server implements AutoCloseable {
         return guard.inFlight();
     }
 
-    /** Blocked-thread warnings since start (SPEC 8: there should be none). */
+    /** Blocked-thread warnings since start (there should be none: nothing may block an event loop). */
     public long blockedThreadWarnings() {
         return blocked.warnings();
     }

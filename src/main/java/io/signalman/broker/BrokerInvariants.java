@@ -5,7 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The broker's invariants (SPEC 4.1), shared by properties, archive properties and the replay gate. */
+/** The broker's invariants, shared by properties, archive properties and the replay gate. */
 public final class BrokerInvariants {
 
     public static final Invariant<BrokerMessage, RouteDecision> EXHAUSTIVE = Invariant.of(

@@ -3,7 +3,7 @@ package io.signalman.broker;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The wire form of {@code POST /v1/broker/route} (SPEC 4.1). {@code payload} is carried into the
+ * The wire form of {@code POST /v1/broker/route}. {@code payload} is carried into the
  * decision log untouched; the shipped rules do not read it.
  */
 public record BrokerMessage(String id, Envelope envelope, String type, String subtype, JsonNode payload) {

@@ -23,7 +23,7 @@ import java.util.Set;
 import io.signalman.rulelang.Vocabulary;
 
 /**
- * The broker pack: org-aware message routing (SPEC 4.1, seed 003). Its one typed entry point is
+ * The broker pack: org-aware message routing. Its one typed entry point is
  * {@link #decide(RuleBundle, BrokerMessage, boolean)}.
  */
 public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecision> {

@@ -24,7 +24,7 @@ public final class OrgChart {
 
     /** The file under {@code rules/broker/} this chart is read from. */
     public static final String FILE = "broker/org-chart.json";
-    /** Who receives what would otherwise have no manager (SPEC 4.1, manager(a)). */
+    /** Who receives what would otherwise have no manager (manager(a) of an unknown agent). */
     public static final String TOP = "openclaw";
     public static final String TRADING_ROLE = "trading";
 

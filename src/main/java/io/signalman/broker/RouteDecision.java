@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Where a message goes (SPEC 4.1). Recipients are de-duplicated, primary first, order stable: a
+ * Where a message goes. Recipients are de-duplicated, primary first, order stable: a
  * fan-out recipient that is already primary is dropped from the fan-out, never the other way.
  */
 public record RouteDecision(List<String> primaryRecipients, List<String> fanOut, boolean storeInMemory,

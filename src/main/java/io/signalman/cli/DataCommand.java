@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code signalman data verify --data DIR [--rules DIR]} (issue 26.5): checks a data directory
+ * {@code signalman data verify --data DIR [--rules DIR]}: checks a data directory
  * offline, changing nothing: the manifest against the disk, every complete file's length and
  * checksum, every record's checksum ({@link Verify}); then, with the rules, that every FSM
  * instance the directory holds is in a state its machine has, naming the record it comes from.

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | test | replay | explain | state | data} (SPEC 7, issues 16, 18 and 26). */
+/** {@code signalman serve | check | test | replay | explain | state | data}. */
 public final class Main {
 
     static final String USAGE = """

@@ -27,8 +27,8 @@ import java.util.TreeSet;
 
 /**
  * {@code signalman replay [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept]
- * [--threads N] [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet] ARCHIVE...}
- * (SPEC 6). Exit 0 only when records were replayed, nothing changed, no invariant broke and every
+ * [--threads N] [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet] ARCHIVE...}.
+ * Exit 0 only when records were replayed, nothing changed, no invariant broke and every
  * record was read; 1 otherwise; 2 for a usage error or an archive argument in which no record
  * could be read. With {@code --accept}, the changes are shown and then written into the archive
  * files as the new recorded decisions (refused if an invariant breaks).

@@ -22,7 +22,7 @@ final class ServeCommand {
     private ServeCommand() {
     }
 
-    /** Deadline, in-flight bound and idempotency window (SPEC 8); defaults from {@link RequestLimits}. */
+    /** Deadline, in-flight bound and idempotency window; defaults from {@link RequestLimits}. */
     private static RequestLimits limits(Args a) throws Args.UsageException {
         RequestLimits d = RequestLimits.defaults();
         ConnectionLimits c = d.connections();
@@ -37,7 +37,7 @@ final class ServeCommand {
         }
     }
 
-    /** SPEC 9: {@code --cluster} joins the members given (TCP/IP only), or null to serve alone. */
+    /** {@code --cluster} joins the members given (TCP/IP only), or null to serve alone. */
     private static ClusterConfig cluster(Args a) throws Args.UsageException {
         if (!a.has("cluster")) {
             for (String f : new String[] {"cluster-host", "cluster-port", "members"}) {
@@ -70,7 +70,7 @@ final class ServeCommand {
     }
 
     /**
-     * Where state lives and for how long (SPEC 3.5). PostgreSQL's user and password come from the
+     * Where state lives and for how long. PostgreSQL's user and password come from the
      * environment only ({@code SIGNALMAN_STATE_JDBC_USER}/{@code _PASSWORD}, else {@code PGUSER}/
      * {@code PGPASSWORD}), never from the command line, where {@code ps} would show them.
      */

@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code signalman state export|import} (issue 16): state as JSON lines, one entry a line
+ * {@code signalman state export|import}: state as JSON lines, one entry a line
  * ({@link StateLine}: store, id, version, changed_at, and the value in the snapshot format that
  * {@code GET} returns and {@code PUT} takes), to back it up or to move it between a single node
  * ({@code --data DIR}) and a cluster ({@code --state-jdbc URL}, credentials from the environment).

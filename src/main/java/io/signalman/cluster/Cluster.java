@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A node's membership of a Signalman cluster (SPEC 9): Vert.x's Hazelcast cluster manager,
+ * A node's membership of a Signalman cluster: Vert.x's Hazelcast cluster manager,
  * configured for TCP/IP discovery only (multicast, auto-detection and phone-home off), bound to
  * the configured interface, and the cluster-wide state stores.
  */
@@ -100,12 +100,12 @@ public final class Cluster {
         return new StateStores(name -> new HazelcastStateStore<>(hz.getMap(STATE_MAPS + name), StateCodec.forStore(name)));
     }
 
-    /** Cluster-wide stores with retention and the cap (issue 16); usable once joined. */
+    /** Cluster-wide stores with retention and the cap; usable once joined. */
     public ClusterState state(io.signalman.state.StateConfig state, java.util.List<io.signalman.state.StoreSpec<?>> specs) {
         return new ClusterState(hazelcast(), state, specs, database == null ? null : database::purgeExpired);
     }
 
-    /** Idempotency answers every node sees (SPEC 8 across nodes); usable once joined. */
+    /** Idempotency answers every node sees (a retry on any node gets the first answer); usable once joined. */
     public SharedAnswers answers() {
         return new HazelcastAnswers(hazelcast().getMap(ANSWERS));
     }

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * How a node joins a Signalman cluster (SPEC 9): the interface and port its Hazelcast member
+ * How a node joins a Signalman cluster: the interface and port its Hazelcast member
  * binds, and the members it looks for by TCP/IP (no multicast, no auto-detection). The event bus
  * binds the same interface on a port of its own choosing.
  *

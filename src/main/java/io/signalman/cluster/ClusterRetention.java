@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
- * Retention and the cap for one cluster-wide state map (issue 16), as a single node applies them:
+ * Retention and the cap for one cluster-wide state map, as a single node applies them:
  * every member sweeps the keys it owns ({@code localKeySet}), removing an entry only if it is still
  * the value it judged ({@code remove(key, value)}: a change in between keeps it), and leaves a
  * tombstone in {@code signalman.state.expired.<store>} that Hazelcast drops after the tombstone

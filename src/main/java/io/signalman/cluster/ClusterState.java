@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A cluster member's view of the state stores (SPEC 9, issue 16): the cluster-wide maps with
+ * A cluster member's view of the state stores: the cluster-wide maps with
  * retention and the cap, and the upkeep thread that sweeps the keys this member owns. Tombstones
  * live in {@code signalman.expired.<store>}, with a time to live; with {@code --state-jdbc} they are
  * written through to PostgreSQL with their expiry ({@link PostgresEntryStore}), so an expired id

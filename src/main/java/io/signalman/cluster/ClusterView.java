@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /v1/cluster} (SPEC 9): every member, its addresses and the rules revision it serves,
+ * {@code GET /v1/cluster}: every member, its addresses and the rules revision it serves,
  * asked of the member itself over the event bus ({@code signalman.cluster.node.<node id>}), so a
  * member that answers reports what it really runs. The revision most members serve is the
  * cluster's; a member serving another is flagged {@code revision_differs}, one that does not

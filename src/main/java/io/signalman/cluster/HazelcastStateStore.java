@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.function.BiConsumer;
 
 /**
- * A {@link StateStore} in a Hazelcast map shared by every node (SPEC 9). Each key lives on one
+ * A {@link StateStore} in a Hazelcast map shared by every node. Each key lives on one
  * partition owner with a synchronous backup on another member, so an update acknowledged to a
  * client survives the loss of any one member once the cluster is safe (backups in sync).
  * Compare-and-set is {@code IMap.replace(key, expected, next)} on the stored string, which holds
@@ -18,7 +18,7 @@ final class HazelcastStateStore<V> implements StateStore<V> {
 
     private final IMap<String, String> map;
     private final StateCodec<V> codec;
-    /** Retention and the cap (issue 16), or null for neither. */
+    /** Retention and the cap, or null for neither. */
     private final ClusterRetention<V> retention;
 
     HazelcastStateStore(IMap<String, String> map, StateCodec<V> codec) {

@@ -15,7 +15,7 @@ import java.util.function.Predicate;
 
 /**
  * Writes a Hazelcast map whose entries expire by themselves (time to live) through to PostgreSQL,
- * with their expiry (issue 16): a cluster's idempotency answers and its tombstones of expired
+ * with their expiry: a cluster's idempotency answers and its tombstones of expired
  * state. Hazelcast hands each write over with the time its entry expires
  * ({@link EntryStore}), and an entry loaded back gets the rest of its time to live, so a cluster
  * that restarts keeps an answer for what remained of its window, not for a new one.

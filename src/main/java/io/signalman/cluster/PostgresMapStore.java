@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes one Hazelcast state map through to PostgreSQL (issue 16): Hazelcast open source keeps
+ * Writes one Hazelcast state map through to PostgreSQL: Hazelcast open source keeps
  * nothing on disk, so a cluster whose members all stop would lose its state; with this store an
  * update is in the database before the member acknowledges it (write-through, write delay 0), and
  * a cluster that starts again loads every entry back. Rows are keyed by (store, id); the value is

@@ -20,7 +20,7 @@ import java.util.function.Function;
  */
 public final class StateCodec<V> {
 
-    /** The codec of every store a stateful pack uses (SPEC 3.5), by store name. */
+    /** The codec of every store a stateful pack uses, by store name. */
     static final Map<String, StateCodec<?>> STORES = Map.of(
             FsmService.STORE, new StateCodec<>(FsmInstance::snapshot, FsmInstance::fromSnapshot),
             HandoffPack.NAME, new StateCodec<>(ConversationState::toJson, ConversationState::fromJson));

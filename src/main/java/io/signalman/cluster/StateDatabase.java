@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.flywaydb.core.Flyway;
 
 /**
- * A cluster's shared PostgreSQL ({@code --state-jdbc}, issue 16). The schema is created or
+ * A cluster's shared PostgreSQL ({@code --state-jdbc}). The schema is created or
  * migrated at start by Flyway from {@code db/migration} (several nodes starting at once are
  * serialized by Flyway's lock). The user and password come from the environment only:
  * {@code SIGNALMAN_STATE_JDBC_USER} and {@code SIGNALMAN_STATE_JDBC_PASSWORD}, else PostgreSQL's own

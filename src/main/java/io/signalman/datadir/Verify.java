@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 /**
- * {@code signalman data verify}: everything a start checks, and more, without changing anything
- * (issue 26.5): the manifest against the disk (missing, foreign, altered files), each complete
+ * {@code signalman data verify}: everything a start checks, and more, without changing anything:
+ * the manifest against the disk (missing, foreign, altered files), each complete
  * file's length and CRC32C, and every record of every file against its own checksum. What a start
  * would quietly finish (a torn tail, a rename or compression cut short, leftovers) is a note; what
  * it would refuse is a problem.

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * returns. A file is rolled at {@link #ROLL_BYTES} and then compressed in the background
  * ({@link RollCompressor}).
  *
- * <p>What an acknowledgement promises (SPEC 8, issue 26): a client is answered only after
+ * <p>What an acknowledgement promises: a client is answered only after
  * {@link #awaitDurable} of its record, which returns once the record is <em>written</em> to the
  * file (so a kill -9, which keeps the page cache, loses nothing acknowledged, in every policy),
  * and under {@link FsyncPolicy#ALWAYS} once it is also <em>forced</em> (so a power cut loses

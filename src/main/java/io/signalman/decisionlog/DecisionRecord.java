@@ -7,7 +7,7 @@ import io.signalman.json.Json;
 import java.util.Objects;
 
 /**
- * One line of the decision log, which is also one record of a replay archive (SPEC 6):
+ * One line of the decision log, which is also one record of a replay archive:
  * {@code {"decision_id", "at", "pack", "endpoint", "rules_revision", "input", "decision", "state_before"?}}.
  * {@code decision} holds the pack's fields, {@code rule}, {@code reason} and {@code rules_fired}.
  * A decision that changed state also carries {@code state_after} ({@code {"store", "key", "version",

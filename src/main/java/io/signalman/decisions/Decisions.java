@@ -88,7 +88,7 @@ public final class Decisions {
         return engine;
     }
 
-    /** The state store of a stateful pack, by the pack's name (SPEC 3.5). */
+    /** The state store of a stateful pack, by the pack's name. */
     public <V> StateStore<V> state(String pack) {
         return stores.named(pack);
     }
@@ -209,7 +209,7 @@ public final class Decisions {
     /**
      * Logs a decision (with the state it was made from) and returns its response body, once its
      * record is written (and, under {@code --fsync always}, forced): an answer never leaves
-     * before its record (SPEC 8, issue 26).
+     * before its record.
      *
      * @throws io.signalman.datadir.StorageUnavailable when the disk refused the record: nothing is logged
      */
@@ -257,7 +257,7 @@ public final class Decisions {
     /**
      * The items of a batch. JSONL is split on the raw bytes and each line parsed as it was sent:
      * decoding the whole body to text first would turn invalid UTF-8 into U+FFFD and decide on
-     * altered text; the strict parser refuses it instead, naming the line (issue 17.6).
+     * altered text; the strict parser refuses it instead, naming the line.
      */
     private static List<JsonNode> items(byte[] body) throws InputException {
         int first = 0;

@@ -3,7 +3,7 @@ package io.signalman.dispatch;
 import java.util.Objects;
 
 /**
- * Where an inbound message goes (SPEC 4.4): the agent, the normalized channel and account, which
+ * Where an inbound message goes: the agent, the normalized channel and account, which
  * rule chose ({@code default}, {@code dispatch.rule} or {@code dispatch.rule:<name>}), the session
  * policy, key and scope (what the key was made of), and the model.
  */

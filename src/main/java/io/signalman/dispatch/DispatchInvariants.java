@@ -5,7 +5,7 @@ import io.signalman.engine.RuleInfo;
 import java.util.List;
 import java.util.Map;
 
-/** The dispatch pack's invariants (SPEC 4.4), shared by properties, archive properties and the replay gate. */
+/** The dispatch pack's invariants, shared by properties, archive properties and the replay gate. */
 public final class DispatchInvariants {
 
     public static final Invariant<InboundMessage, DispatchDecision> FIRST_MATCH = Invariant.of(

@@ -21,7 +21,7 @@ import java.util.Map;
 import io.signalman.rulelang.Vocabulary;
 
 /**
- * The dispatch pack: inbound agent dispatch, session policy and model routing (SPEC 4.4,
+ * The dispatch pack: inbound agent dispatch, session policy and model routing (seed 004,
  * seed 004). Its one typed entry point is {@link #decide(RuleBundle, InboundMessage, boolean)}.
  *
  * <p>The platform normalizes the message into an {@link Inbound} view and extracts its

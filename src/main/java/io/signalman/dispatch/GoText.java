@@ -54,7 +54,7 @@ public final class GoText {
             return "";
         }
         // NOTE(perf): ASCII text (almost every message) is lowered without the code-point stream,
-        // about 4% of a replayed record's time in a JFR profile of replay (issue 15).
+        // about 4% of a replayed record's time in a JFR profile of replay.
         char[] ascii = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -3,7 +3,7 @@ package io.signalman.dispatch;
 import java.util.List;
 
 /**
- * The wire form of {@code POST /v1/dispatch} (SPEC 4.4): an inbound message as a channel adapter
+ * The wire form of {@code POST /v1/dispatch}: an inbound message as a channel adapter
  * reports it, before any normalization. Every field but {@code channel} is optional.
  *
  * @param id        an optional client message id, carried into the decision log

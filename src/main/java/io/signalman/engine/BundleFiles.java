@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  *
  * <p>The revision is {@code sha256:} over the sorted relative paths and bytes, so it names exactly
  * what was compiled: two nodes with the same revision serve the same rules. Symbolic links are
- * refused: DRL is code, and it loads only from the configured directory (SPEC 8).
+ * refused: DRL is code, and it loads only from the configured directory.
  */
 public final class BundleFiles {
 

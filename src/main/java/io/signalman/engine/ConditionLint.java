@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Lint that reads conditions (issue 18.4): a deciding rule that can never fire, because a rule
+ * Lint that reads conditions: a deciding rule that can never fire, because a rule
  * of its first-match group tried before it matches whenever it does (for equality, {@code in},
  * prefixes, {@code matches} and numeric ranges), is an error naming both; when the two tie on
  * salience the message says the tie is why. An {@code @reason} quoting a number the rule no

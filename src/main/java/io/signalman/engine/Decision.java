@@ -6,7 +6,7 @@ import io.signalman.engine.explain.RuleCheck;
 import io.signalman.json.Json;
 
 /**
- * A pack's decision with the metadata every decision carries (SPEC 3.3): a sortable id, the bundle
+ * A pack's decision with the metadata every decision carries: a sortable id, the bundle
  * revision it was made with, the deciding rule and its reason, and every rule that fired.
  */
 public record Decision<D>(String decisionId, String pack, String revision, D outcome, Evaluation<D> evaluation) {

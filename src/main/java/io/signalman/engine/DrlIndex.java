@@ -16,7 +16,7 @@ import org.drools.drl.ast.descr.RuleDescr;
 
 /**
  * Reads a pack's DRL sources into {@link RuleInfo}s; {@link RuleLint} then checks the conventions
- * every pack shares (SPEC 3.2). Lint errors refuse the bundle exactly as compile errors do, so {@code make check}
+ * every pack shares. Lint errors refuse the bundle exactly as compile errors do, so {@code make check}
  * and the server accept the same bundles; warnings are reported and do not refuse.
  */
 final class DrlIndex {

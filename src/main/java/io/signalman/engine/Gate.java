@@ -3,7 +3,7 @@ package io.signalman.engine;
 import java.util.List;
 
 /**
- * What a compiled bundle must pass before it serves (SPEC 3.6): the golden history replays
+ * What a compiled bundle must pass before it serves: the golden history replays
  * unchanged, every invariant holds, no live state is orphaned. Runs on the reloading thread.
  */
 @FunctionalInterface

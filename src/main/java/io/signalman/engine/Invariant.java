@@ -40,7 +40,7 @@ public interface Invariant<I, D> {
         return new Named<>(name, (in, d, again) -> violation.apply(in, d.outcome()));
     }
 
-    /** Deciding the same input again gives the same outcome by the same rule (SPEC 3.2: no clock, no I/O). */
+    /** Deciding the same input again gives the same outcome by the same rule (rules read no clock and do no I/O). */
     static <I, D> Invariant<I, D> deterministic(String name) {
         return new Named<>(name, (in, d, again) -> {
             Decision<D> second = again.apply(in);

@@ -22,7 +22,7 @@ import org.kie.api.definition.rule.Rule;
  * <p>Drools numbers a rule's load order (its tie-break at equal salience) by its position in its
  * own Model, so rules built in different units, or in different files of one package, would tie
  * in an order no analyst can see. Every rule's load order is set here to its position in the
- * pack (sorted path, then position in file), which is the order SPEC 3.2 promises.
+ * pack (sorted path, then position in file), which is the order analysts are promised for ties.
  */
 final class KieBaseAssembly {
 

@@ -14,7 +14,7 @@ import org.drools.drl.ast.descr.ExprConstraintDescr;
 import org.drools.drl.ast.descr.PatternDescr;
 
 /**
- * A guard must not pass on a missing field by accident (issue 20, 7). The payload accessors read
+ * A guard must not pass on a missing field by accident. The payload accessors read
  * a missing or mistyped field as null, so {@code text("task") == "deploy"} and
  * {@code number("quality") >= 0.7} are false without the field, as an analyst means; but
  * {@code text("task") != ""} is true without it (null is not ""), which is exactly what an analyst

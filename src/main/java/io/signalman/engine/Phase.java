@@ -6,8 +6,8 @@ import java.util.Objects;
  * One agenda group of a pack, in the order the platform focuses them.
  *
  * <p>{@link Kind#FIRST_MATCH} phases are the deciding ones: their rules share the pack's
- * activation group, so exactly one of them fires. Several first-match phases in a row are tiers
- * (SPEC 3.2): the first tier with a match decides, whatever the saliences say.
+ * activation group, so exactly one of them fires. Several first-match phases in a row are tiers:
+ * the first tier with a match decides, whatever the saliences say.
  */
 public record Phase(String agendaGroup, Kind kind) {
 

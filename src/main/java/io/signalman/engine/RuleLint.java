@@ -5,7 +5,7 @@ import java.util.List;
 import org.drools.drl.ast.descr.RuleDescr;
 
 /**
- * The conventions every pack's rules share (SPEC 3.2), checked once the rules are indexed: a
+ * The conventions every pack's rules share, checked once the rules are indexed: a
  * deciding rule has a reason and the pack's activation group, an additive one has none; equal
  * saliences that could compete are warned about; a rule tried after one that matches everything
  * can never fire. Errors refuse the bundle; warnings do not.

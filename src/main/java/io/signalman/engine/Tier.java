@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * One agenda group a pack focuses, written once in Java as an enum constant: a pack's enum lists
  * its groups in the order they are focused, and the lint refuses a rule whose {@code agenda-group}
- * is not one of them (SPEC 3.2: tier and group names are enums the DRL is checked against). The
+ * is not one of them (tier and group names are enums the DRL is checked against). The
  * DRL name is the constant's, lower-cased, {@code _} written {@code -}: {@code NO_SIGNAL} is
  * {@code agenda-group "no-signal"}.
  */

@@ -4,7 +4,7 @@ import io.signalman.engine.Invariant;
 import java.util.List;
 
 /**
- * The FSM's invariants (SPEC 4.3) that one decision shows. That states are always ones the
+ * The FSM's invariants that one decision shows. That states are always ones the
  * machine defines is enforced where states enter: the bundle refuses transitions to undeclared
  * states, creation uses the declared initial state, and restore refuses unknown states (422).
  */

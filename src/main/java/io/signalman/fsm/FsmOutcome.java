@@ -3,7 +3,7 @@ package io.signalman.fsm;
 import java.util.List;
 
 /**
- * What applying an action decided: a move, or one of the two refusals of SPEC 4.3. Refusals
+ * What applying an action decided: a move, or one of the two refusals an action can get (invalid transition, guard rejected). Refusals
  * are decisions too (logged, replayed), and never change the state.
  */
 public sealed interface FsmOutcome {

@@ -23,7 +23,7 @@ import java.util.Map;
 import io.signalman.rulelang.Vocabulary;
 
 /**
- * The FSM pack: guarded execution strategies (SPEC 4.3, seed 002). Transition rules live in
+ * The FSM pack: guarded execution strategies. Transition rules live in
  * {@code rules/fsm/<machine>.drl}; a machine's strategy-tier signal routes live beside it in
  * {@code <machine>.routes.drl} and belong to the signals pack.
  */

@@ -66,7 +66,7 @@ public final class FsmService {
      * What is done with an applied action (the transports log it): {@code after} is the instance
      * as the action left it, or null when the action was refused and changed nothing. For a move,
      * it runs while the store holds the change, so that the decision log holds one instance's
-     * moves in the order they were made (SPEC 3.5).
+     * moves in the order they were made.
      */
     @FunctionalInterface
     public interface Commit<R> {

@@ -13,7 +13,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * State survives a reload, so a reload must not strand it (SPEC 3.5): a candidate whose FSM pack
+ * State survives a reload, so a reload must not strand it: a candidate whose FSM pack
  * no longer defines the machine or the current state of a live instance is refused, naming them.
  */
 public final class OrphanGate implements Gate {
@@ -31,7 +31,7 @@ public final class OrphanGate implements Gate {
     /**
      * With {@code where}, each orphan is named with the record it was restored from (file, line,
      * byte offset): at start-up, an instance whose state no machine has is damaged or foreign
-     * data, and the operator needs to find it (issue 26.5).
+     * data, and the operator needs to find it.
      */
     public OrphanGate(StateStore<FsmInstance> instances, Function<Set<String>, Map<String, String>> where) {
         this.instances = instances;

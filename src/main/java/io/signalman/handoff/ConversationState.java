@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the router remembers about one conversation between turns (SPEC 4.5): its crew, whether it
+ * What the router remembers about one conversation between turns: its crew, whether it
  * runs, who is expected to speak (the current agent, or the members of a running parallel group
  * that have not reported yet), and the handoffs counted since the last user input.
  *

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A crew as the router sees it (SPEC 4.5): agents in order with their behaviour, parallel groups,
+ * A crew as the router sees it: agents in order with their behaviour, parallel groups,
  * the entry agent and {@code max_handoffs}. Immutable and validated by {@link CrewReader}.
  */
 public record Crew(String name, String entryAgent, int maxHandoffs, List<Agent> agents, Map<String, Group> groups) {

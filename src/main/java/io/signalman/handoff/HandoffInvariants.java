@@ -4,7 +4,7 @@ import io.signalman.engine.Invariant;
 import java.util.List;
 import java.util.Optional;
 
-/** The handoff pack's invariants (SPEC 4.5), shared by properties, fixture replay and the gate. */
+/** The handoff pack's invariants, shared by properties, fixture replay and the gate. */
 public final class HandoffInvariants {
 
     public static final Invariant<TurnInput, HandoffOutcome> COUNT_WITHIN_LIMIT = Invariant.of(

@@ -21,7 +21,7 @@ import java.util.Map;
 import io.signalman.rulelang.Vocabulary;
 
 /**
- * The handoff pack: signal-based multi-agent handoff (SPEC 4.5, seed 001). The rules say what a
+ * The handoff pack: signal-based multi-agent handoff. The rules say what a
  * turn means (rerun, a termination or routing signal, pause, end, default handoff), tier by tier;
  * {@link Handoffs} applies it to the conversation's state and {@code max_handoffs}.
  */

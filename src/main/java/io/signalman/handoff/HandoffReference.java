@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The handoff pack's reference data: every crew of {@code rules/handoff/*.json} by name, and the
- * signal rules read from the pack's DRL. Building it is the crew check of SPEC 4.5: signal format,
+ * signal rules read from the pack's DRL. Building it is the crew check: signal format,
  * unknown crews, agents and targets, duplicate signals, plus everything {@link CrewReader} checks.
  */
 public record HandoffReference(Map<String, Crew> crews, List<SignalRule> signalRules) {

@@ -5,7 +5,7 @@ import io.signalman.handoff.ConversationState.Status;
 import java.util.List;
 
 /**
- * Applies what the rules ruled to a conversation: the router's half of a decision (SPEC 4.5).
+ * Applies what the rules ruled to a conversation: the router's half of a decision.
  * Pure: the same crew, state, turn and ruling always give the same step and state, which is what
  * lets replay re-decide from {@code state_before}.
  *
@@ -81,7 +81,7 @@ final class Handoffs {
     }
 
     /**
-     * The default handoff (SPEC 4.5), or the end when the crew has no one to hand over to. The end
+     * The default handoff, or the end when the crew has no one to hand over to. The end
      * counts the handoff it attempted, as go-agentic does (its fallback increments the count before
      * it finds no target): a crew whose only agent is not terminal ends its first turn at 1.
      */

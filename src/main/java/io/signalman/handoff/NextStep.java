@@ -5,7 +5,7 @@ import io.signalman.json.Json;
 import java.util.List;
 
 /**
- * What the orchestrator does next (SPEC 4.5): run the same agent again, run another agent, run a
+ * What the orchestrator does next: run the same agent again, run another agent, run a
  * parallel group (or keep waiting for its {@code pending} members), or stop: terminate on a
  * signal, pause for user input, end.
  */

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 
 /**
  * Finds a signal such as {@code [QUESTION]} in an agent's response, at three levels tried in
- * order (SPEC 4.5, seed 001 section 1): exact substring, case-insensitive substring, and
+ * order: exact substring, case-insensitive substring, and
  * normalized bracket match, where the text inside each pair of brackets is lower-cased, trimmed
  * and has its runs of Unicode whitespace collapsed, so {@code [  route  executor ]} is
  * {@code [ROUTE EXECUTOR]}.

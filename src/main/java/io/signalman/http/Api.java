@@ -81,7 +81,7 @@ public final class Api {
         }
     }
 
-    /** The header a client names a request with, so that a retry is answered, not redone (SPEC 8). */
+    /** The header a client names a request with, so that a retry is answered, not redone. */
     static final String IDEMPOTENCY_KEY = "idempotency-key";
 
     /** Set on a request that passed {@link #admin}: its work runs on the operators' threads. */
@@ -190,7 +190,7 @@ public final class Api {
     }
 
     /**
-     * Admin endpoints (SPEC 5, 8): 401 without a bearer token, 403 with a wrong one, or when the
+     * Admin endpoints: 401 without a bearer token, 403 with a wrong one, or when the
      * server has no admin token at all. The comparison takes the same time wherever the tokens
      * differ. True when the request may go on. On the public listener, while a separate admin
      * listener serves them, admin endpoints are 404 whatever the token: the public port then

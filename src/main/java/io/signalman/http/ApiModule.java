@@ -12,7 +12,7 @@ public interface ApiModule {
     void routes(Router router, Api api);
 
     /**
-     * Adds the pack's admin routes (SPEC 5, 8): on the public router, or on the admin listener's
+     * Adds the pack's admin routes: on the public router, or on the admin listener's
      * when one is configured. Each handler starts with {@link Api#admin}.
      */
     default void adminRoutes(Router router, Api api) {

@@ -3,7 +3,7 @@ package io.signalman.http;
 import io.signalman.packs.Packs;
 import io.vertx.ext.web.Router;
 
-/** The broker's endpoints (SPEC 4.1, 5). */
+/** The broker's endpoints. */
 public final class BrokerApi implements ApiModule {
 
     public static final String ROUTE = "/v1/broker/route";

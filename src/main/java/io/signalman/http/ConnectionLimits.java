@@ -1,7 +1,7 @@
 package io.signalman.http;
 
 /**
- * What bounds a client's connection (issue 17.4), so that idle, slow and numerous connections
+ * What bounds a client's connection, so that idle, slow and numerous connections
  * cannot exhaust the server's file descriptors or hold it forever.
  *
  * @param idleTimeoutS    a connection without a request in progress (just opened, or done with its

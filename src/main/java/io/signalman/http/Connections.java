@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Enforces {@link ConnectionLimits} on one listener (issue 17.4). Every method runs on the event
+ * Enforces {@link ConnectionLimits} on one listener. Every method runs on the event
  * loop of the connection it is about; a connection's timer is only touched there.
  *
  * <p>A connection is either waiting for a request (the idle timer runs), receiving one (the

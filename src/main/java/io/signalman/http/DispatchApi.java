@@ -3,7 +3,7 @@ package io.signalman.http;
 import io.signalman.packs.Packs;
 import io.vertx.ext.web.Router;
 
-/** The dispatch pack's endpoint and event-bus address (SPEC 4.4, 5). */
+/** The dispatch pack's endpoint and event-bus address. */
 final class DispatchApi implements ApiModule {
 
     static final String DISPATCH = "/v1/dispatch";

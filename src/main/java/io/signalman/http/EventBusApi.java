@@ -6,7 +6,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 
 /**
- * The decision endpoints as event-bus addresses (SPEC 5): same JSON in, same JSON out, no HTTP
+ * The decision endpoints as event-bus addresses: same JSON in, same JSON out, no HTTP
  * hop. Each pack's addresses come from its {@link ApiModule}.
  */
 public final class EventBusApi extends VerticleBase {

@@ -18,7 +18,7 @@ import io.signalman.state.StateLine;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-/** FSM instances and machines (SPEC 4.3). Restoring a snapshot is an admin act. */
+/** FSM instances and machines. Restoring a snapshot is an admin act. */
 final class FsmApi implements ApiModule {
 
     static final String ACTIONS = "/v1/fsm/instances/:id/actions";

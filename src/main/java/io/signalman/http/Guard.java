@@ -10,7 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The life of one admitted request, the same for HTTP and the event bus (SPEC 8): admitted or
+ * The life of one admitted request, the same for HTTP and the event bus: admitted or
  * refused at once (503 {@code overloaded}), given a deadline (503 {@code deadline_exceeded} when
  * it passes, answered by a timer on the event loop even if the worker is stuck), and run once
  * per idempotency key. One per server: the in-flight bound, the keys and the threads are the

@@ -5,7 +5,7 @@ import io.signalman.json.Json;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-/** The handoff pack's endpoints and event-bus addresses (SPEC 4.5, 5). */
+/** The handoff pack's endpoints and event-bus addresses. */
 final class HandoffApi implements ApiModule {
 
     static final String CONVERSATIONS = "/v1/handoff/conversations";

@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Handoff conversations (SPEC 4.5) over the server's state store. A turn is evaluated purely from
+ * Handoff conversations over the server's state store. A turn is evaluated purely from
  * the state it read, then compare-and-set; the loser of a race re-reads and re-decides, and only
  * the decision whose state change won is logged (with its {@code state_before}). Every method
  * runs on a worker thread.

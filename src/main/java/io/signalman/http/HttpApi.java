@@ -18,7 +18,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The HTTP API (SPEC 5): health, readiness, the rules, and each pack's routes from
+ * The HTTP API: health, readiness, the rules, and each pack's routes from
  * {@link ApiModules}. Handlers run on the event loop and only route: parsing, rule evaluation and
  * logging run on the guard's {@code signalman-decide} threads, operators' requests on its
  * {@code signalman-operator} threads, so that they never wait behind rules, and a reload on a
@@ -52,7 +52,7 @@ public final class HttpApi extends VerticleBase {
     private ApiModule workbench;
     private final Metrics metrics;
     private final Readiness readiness;
-    /** Open connections on the public listener (issue 17.4), shown as {@code signalman_connections_open}. */
+    /** Open connections on the public listener, shown as {@code signalman_connections_open}. */
     private final java.util.concurrent.atomic.AtomicInteger openConnections = new java.util.concurrent.atomic.AtomicInteger();
 
     public HttpApi(Decisions decisions, Metrics metrics, ServerConfig config, Guard guard) {
@@ -101,7 +101,7 @@ public final class HttpApi extends VerticleBase {
         Router admin = Router.router(vertx);
         admin.route().handler(ctx -> ctx.put(Responses.METRICS, metrics).next());
         // The operator's endpoints answer here too: this listener has no connection cap, so they keep
-        // answering when clients hold every connection the public one allows (issue 26.6).
+        // answering when clients hold every connection the public one allows.
         admin.get("/health").handler(this::health);
         admin.get("/ready").handler(this::ready);
         admin.get("/metrics").handler(this::metrics);
@@ -228,7 +228,7 @@ public final class HttpApi extends VerticleBase {
         Responses.json(ctx, 200, live);
     }
 
-    /** The contract (SPEC 5), read once from the jar: src/main/resources/openapi.yaml. */
+    /** The contract, read once from the jar: src/main/resources/openapi.yaml. */
     private void openapi(RoutingContext ctx) {
         ctx.response().putHeader("content-type", "application/yaml; charset=utf-8").end(OPENAPI);
     }
@@ -239,7 +239,7 @@ public final class HttpApi extends VerticleBase {
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
     }
 
-    /** SPEC 9: the members and the revision each serves; a member on another revision is flagged. */
+    /** The cluster's members and the revision each serves; a member on another revision is flagged. */
     private void cluster(RoutingContext ctx) {
         cluster.describe(vertx).onSuccess(view -> Responses.json(ctx, 200, view))
                 .onFailure(err -> Responses.error(ctx, ApiError.from(err)));

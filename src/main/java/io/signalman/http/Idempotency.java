@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * Answers a request seen again with the answer it got the first time (SPEC 8), so a client may
+ * Answers a request seen again with the answer it got the first time, so a client may
  * retry after a timeout or a lost connection without moving an FSM twice or counting a handoff
  * twice. A key is scoped by where it was sent (method and path, or the bus address), so the same
  * key on two endpoints are two requests.

@@ -6,8 +6,8 @@ import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The server's admitted requests, HTTP and event bus together (SPEC 8: bounded in-flight work),
- * admitted by measured latency (issue 17.8). A fixed bound of 256 requests for 4 workers let an
+ * The server's admitted requests, HTTP and event bus together (in-flight work is bounded),
+ * admitted by measured latency. A fixed bound of 256 requests for 4 workers let an
  * accepted request wait behind 252 others (p99 about 250 ms at 1,000 connections); instead the
  * limit follows Netflix's Gradient2 algorithm: it grows while the time from admission to answer
  * stays near its long-run average and shrinks when that time grows (requests queueing for a

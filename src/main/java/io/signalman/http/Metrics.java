@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * One server's metrics (SPEC 5, {@code GET /metrics}), in its own Prometheus registry so that
+ * One server's metrics, in its own Prometheus registry so that
  * servers sharing a JVM (the tests) never share series.
  *
  * <ul>
@@ -103,7 +103,7 @@ public final class Metrics {
                 .description("rule bundles refused (compile, lint or gate); the old bundle kept serving").register(registry);
     }
 
-    /** {@code signalman_cluster_members}: the members this node sees (SPEC 9); registered by clustered servers only. */
+    /** {@code signalman_cluster_members}: the members this node sees; registered by clustered servers only. */
     public void clusterMembers(java.util.function.Supplier<Integer> members) {
         io.micrometer.core.instrument.Gauge.builder("signalman.cluster.members", members, m -> m.get())
                 .description("cluster members this node sees, itself included").strongReference(true).register(registry);
@@ -159,7 +159,7 @@ public final class Metrics {
     }
 
     /**
-     * State entries per store (SPEC 3.5, issue 16): {@code signalman_state_entries{store, status}}
+     * State entries per store: {@code signalman_state_entries{store, status}}
      * with status live, finished (kept for --state-retention) and expired (tombstones kept, so a
      * GET answers 410), and {@code signalman_state_expired} removed by retention since start.
      * Counted when scraped (a pass over the stores' maps).
@@ -190,7 +190,7 @@ public final class Metrics {
         return builder(options).build();
     }
 
-    /** A clustered Vert.x (SPEC 9) with the same metrics; blocks until this node has joined. */
+    /** A clustered Vert.x with the same metrics; blocks until this node has joined. */
     public Vertx clusteredVertx(VertxOptions options, io.vertx.core.spi.cluster.ClusterManager manager) {
         return builder(options).withClusterManager(manager).buildClustered().await();
     }

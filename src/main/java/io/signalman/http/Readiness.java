@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
- * What {@code GET /ready} answers (SPEC 5): ready only when every condition holds. Each part of
+ * What {@code GET /ready} answers: ready only when every condition holds. Each part of
  * the server that can make it unfit to serve adds its own condition (a bundle is loaded, the
  * decision log writes, ...), so an orchestrator stops sending traffic, or restarts the process,
  * for any of them; the 503 names each condition that fails and why.

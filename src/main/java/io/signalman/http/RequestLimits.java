@@ -3,7 +3,7 @@ package io.signalman.http;
 import java.time.Duration;
 
 /**
- * What bounds one request and the server's work as a whole (SPEC 8).
+ * What bounds one request and the server's work as a whole.
  *
  * @param deadlineMs         a request not answered after this long gets 503 {@code deadline_exceeded}
  *                           and its rules are halted
@@ -12,7 +12,7 @@ import java.time.Duration;
  * @param idempotencyWindow  how long a request's {@code Idempotency-Key} (or message {@code id})
  *                           brings back the first answer
  * @param idempotencyKeys    the most keys remembered at once (oldest forgotten first)
- * @param connections        idle and request timeouts, and the connection cap (issue 17.4)
+ * @param connections        idle and request timeouts, and the connection cap
  */
 public record RequestLimits(long deadlineMs, int maxInFlight, Duration idempotencyWindow, int idempotencyKeys,
                             ConnectionLimits connections) {

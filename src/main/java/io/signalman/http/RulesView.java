@@ -11,7 +11,7 @@ import io.signalman.engine.RuleInfo;
 import io.signalman.json.Json;
 import java.util.List;
 
-/** The body of {@code GET /v1/rules} (SPEC 3.6): what is loaded, what was refused, every rule. */
+/** The body of {@code GET /v1/rules}: what is loaded, what was refused, every rule. */
 final class RulesView {
 
     private RulesView() {

@@ -9,14 +9,14 @@ import java.nio.file.Path;
  * How a server runs. {@code adminToken} may be null (admin endpoints then refuse everything);
  * it is never logged: {@link #toString()} hides it.
  *
- * @param bodyLimit      request bodies above this many bytes get 413 (SPEC 5: 64 KiB)
+ * @param bodyLimit      request bodies above this many bytes get 413 (64 KiB by default)
  * @param workers        threads that evaluate rules and write nothing else
  * @param blockedWarnMs  Vert.x warns when an event-loop task runs longer than this
- * @param limits         deadline, in-flight bound and idempotency window (SPEC 8)
+ * @param limits         deadline, in-flight bound and idempotency window
  * @param adminListener  where the admin endpoints are served instead of the public port, or null
- *                       to serve them on the public port (SPEC 8)
- * @param cluster        how to join a cluster (SPEC 9), or null to serve alone
- * @param state          where state lives, its retention and its cap (SPEC 3.5)
+ *                       to serve them on the public port
+ * @param cluster        how to join a cluster, or null to serve alone
+ * @param state          where state lives, its retention and its cap
  * @param acceptDataLoss start on a data directory with missing, foreign or corrupt pieces, going on
  *                       without them ({@code --accept-data-loss}); otherwise such a directory is refused
  */
@@ -126,7 +126,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 limits, new AdminListener(adminHost, adminPort), cluster, state, acceptDataLoss);
     }
 
-    /** Joins the cluster {@code c} describes (SPEC 9). */
+    /** Joins the cluster {@code c} describes. */
     public ServerConfig withCluster(ClusterConfig c) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
                 limits, adminListener, c, state, acceptDataLoss);
@@ -154,7 +154,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         return data.resolve("decisions");
     }
 
-    /** Where a single node keeps its state (SPEC 3.5). */
+    /** Where a single node keeps its state. */
     public Path stateDir() {
         return data.resolve("state");
     }

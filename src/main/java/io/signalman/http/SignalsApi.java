@@ -8,7 +8,7 @@ import io.signalman.signals.SignalStep;
 import io.vertx.ext.web.Router;
 
 /**
- * Three-tier signal routing (SPEC 4.2). The strategy tier sees the agent's FSM state: the
+ * Three-tier signal routing. The strategy tier sees the agent's FSM state: the
  * instance whose id is the agent's id, read when the signal is routed and logged as
  * {@code state_before}.
  */

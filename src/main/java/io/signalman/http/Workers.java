@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Threads that run work with a deadline, and that give up on a thread a rule holds long past its
- * deadline instead of losing it for good (SPEC 8: a runaway rule produces 503, not a hang).
+ * deadline instead of losing it for good (a runaway rule produces 503, not a hang).
  *
  * <p>NOTE: not Vert.x's worker pool. Its threads are fixed, so a rule that does not return (a
  * backtracking regular expression, a slow platform method) holds one until it ends, and a

@@ -24,7 +24,7 @@ final class Finite {
         }
         String what = f.path().isEmpty() ? "the number" : f.path();
         if (Double.isFinite(f.node().doubleValue())) {
-            // Issue 26.7: 1e-999 is not 0, but a double reads it as 0, and a rule would compare it as 0.
+            // 1e-999 is not 0, but a double reads it as 0, and a rule would compare it as 0.
             throw new InputException(f.path(), what + " is " + f.node().asText() + ", too small for a number: it would be "
                     + "read as 0 (the smallest is about 4.9e-324); send 0, or a number rules can tell from 0");
         }

@@ -39,7 +39,7 @@ public final class Json {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-            // Decimals are kept exactly as sent, from the request to the log (issue 17.5): a double
+            // Decimals are kept exactly as sent, from the request to the log: a double
             // would turn 0.1000000000000000000000000001 into 0.1 and 1e999 into Infinity.
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
@@ -48,7 +48,7 @@ public final class Json {
             .build();
 
     static {
-        // No silent coercion (issue 17.6): a value of the wrong JSON type is a client error naming
+        // No silent coercion: a value of the wrong JSON type is a client error naming
         // the field, never converted ("3" or 3.7 as the count 3, "true" as true, 1 as "1").
         coerceNever(LogicalType.Textual, CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean);
         coerceNever(LogicalType.Integer, CoercionInputShape.String, CoercionInputShape.Float, CoercionInputShape.Boolean,

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The stateful packs' stores (SPEC 3.5), as a durable store, export and import need them: the
+ * The stateful packs' stores, as a durable store, export and import need them: the
  * JSON form of a value (the snapshot {@code GET} returns and {@code PUT} takes) and what
  * "finished" means for retention. An FSM instance is finished in a state with no way out in the
  * active rules; a conversation once it ended or terminated.

@@ -156,7 +156,7 @@ final class RecordParser {
                 };
             }
             case VALUE_NUMBER_FLOAT -> {
-                // Exactly as logged (issue 17.5): the log keeps decimals as sent, and a double would
+                // Exactly as logged: the log keeps decimals as sent, and a double would
                 // turn 0.1000000000000000000000000001 back into 0.1 before replay decides again.
                 return com.fasterxml.jackson.databind.node.DecimalNode.valueOf(p.getDecimalValue());
             }

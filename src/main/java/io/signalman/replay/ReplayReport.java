@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What a replay found (SPEC 6): how many records were read, selected and replayed, which
+ * What a replay found: how many records were read, selected and replayed, which
  * decisions changed (grouped by {@code old rule -> new rule}), which invariants broke, which rules
  * the archive never fires, and what could not be read. Passing means at least one record was
  * replayed, nothing changed, nothing broke and every record was read (a torn last line is

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Replays an archive (SPEC 6): one thread reads the files and cuts them into chunks of lines, the
+ * Replays an archive: one thread reads the files and cuts them into chunks of lines, the
  * replaying threads each parse, decide, compare and check their chunks into their own partial
  * report, and the parts are merged when the archive is done. Records are independent (each
  * carries its {@code state_before}), so any split gives the same report; memory is bounded by the

@@ -1,7 +1,7 @@
 package io.signalman.signals;
 
 /**
- * Where a signal goes (SPEC 4.2): the action the deciding route chose and the tier it was in, or
+ * Where a signal goes: the action the deciding route chose and the tier it was in, or
  * unrouted when no route matched (then action and tier are null).
  */
 public record SignalDecision(RouteAction.Chosen action, SignalTier tier, boolean unrouted) {

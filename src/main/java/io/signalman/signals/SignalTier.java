@@ -3,7 +3,7 @@ package io.signalman.signals;
 import io.signalman.engine.Tier;
 import java.util.Arrays;
 
-/** The three tiers of signal routing (SPEC 4.2), in order of authority: the first with a match decides. */
+/** The three tiers of signal routing, in order of authority: the first with a match decides. */
 public enum SignalTier implements Tier {
     STRATEGY, AGENT, PLUGIN;
 

@@ -4,7 +4,7 @@ import io.signalman.engine.Invariant;
 import java.util.List;
 
 /**
- * The signals pack's invariants (SPEC 4.2) that one decision shows. Tier precedence for any
+ * The signals pack's invariants that one decision shows. Tier precedence for any
  * saliences, and that a lower-tier route never changes a higher tier's decision, are properties
  * over generated rule sets ({@code SignalTierProperties}).
  */

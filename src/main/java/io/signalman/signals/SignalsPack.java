@@ -21,7 +21,7 @@ import java.util.Map;
 import io.signalman.rulelang.Vocabulary;
 
 /**
- * Three-tier signal routing (SPEC 4.2, seed 000). Each tier is an agenda-group focused in tier
+ * Three-tier signal routing. Each tier is an agenda-group focused in tier
  * order, and all three share one activation group: the first tier with a matching route decides,
  * whatever the saliences; salience orders routes within a tier. Agent and plugin routes live in
  * {@code rules/signals/}; strategy routes beside their FSM machine, {@code rules/fsm/*.routes.drl}.

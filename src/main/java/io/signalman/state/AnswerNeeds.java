@@ -6,7 +6,7 @@ import java.util.function.Predicate;
 
 /**
  * Whether what a stored idempotency answer's request made durable is in the recovered data
- * directory (issue 26.2): a state change ({@code store, id, version}) in the state, a decision
+ * directory: a state change ({@code store, id, version}) in the state, a decision
  * record ({@code log, end}) in a log file that is whole at least that far (a compressed one was
  * whole when it rolled). {@link LocalAnswers} keeps an answer only when all of its needs are.
  */

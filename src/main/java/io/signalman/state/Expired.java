@@ -3,7 +3,7 @@ package io.signalman.state;
 import java.time.Instant;
 
 /**
- * A request named an entry that retention removed (SPEC 3.5): answered 410 {@code expired} with
+ * A request named an entry that retention removed: answered 410 {@code expired} with
  * when, for as long as the entry's tombstone is kept, so that expiry is never mistaken for a typo.
  */
 public final class Expired extends RuntimeException {

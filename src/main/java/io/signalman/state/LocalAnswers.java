@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A single node's idempotency answers that survive a restart (SPEC 8, issues 16 and 26): a retry
+ * A single node's idempotency answers that survive a restart: a retry
  * after a restart, within the window, gets the first answer byte for byte and changes nothing.
  * Claims live in memory only (a claim dies with its process, as the request does).
  *

@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One node's state (SPEC 3.5): the stores of the stateful packs, and, when durable, their files
- * under {@code DATA/state/}. Design (a) of issue 16, chosen by measurement (README, Operations):
+ * One node's state: the stores of the stateful packs, and, when durable, their files
+ * under {@code DATA/state/}. The design chosen by measurement against an embedded store (README, Operations):
  * the decision log is the write-ahead log of every decision's state change ({@code state_after});
  * the state journal holds the other changes; a snapshot now and then (and at every clean stop)
  * bounds what a start-up reads. See {@link StateFiles} for recovery.

@@ -12,7 +12,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * One node's store of one stateful pack (SPEC 3.5): a concurrent map, capped, with retention, and
+ * One node's store of one stateful pack: a concurrent map, capped, with retention, and
  * (when {@link LocalState} persists) every change written ahead: a decision's change in its
  * decision-log record ({@code state_after}, through {@code whileHeld}), any other change (create,
  * restore, user input, expiry) in the state journal. Every change of a key happens under that

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Idempotency answers shared by every node of a cluster (SPEC 8, 9), so that a client retrying
+ * Idempotency answers shared by every node of a cluster, so that a client retrying
  * a request on another node (its first node died, or a load balancer moved it) is answered, not
  * served twice. A node first claims a key; the claim expires by itself after {@code reserve}
  * (a node that dies mid-request must not block the key for the whole window); the answer then

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a server keeps state (SPEC 3.5): where, how long, how much.
+ * How a server keeps state: where, how long, how much.
  *
  * @param durable        keep state under {@code --data} (true by default); false keeps it in memory only
  *                       (tests and the benchmark's in-memory baseline)

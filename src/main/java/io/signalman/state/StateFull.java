@@ -1,7 +1,7 @@
 package io.signalman.state;
 
 /**
- * A create refused because a store holds {@code --state-max-entries} already (SPEC 3.5): a clear
+ * A create refused because a store holds {@code --state-max-entries} already: a clear
  * 507 {@code state_full} for the client, instead of a server that runs out of memory.
  */
 public final class StateFull extends RuntimeException {

@@ -5,10 +5,10 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Where stateful packs keep state between requests (SPEC 3.5): FSM instances, handoff
+ * Where stateful packs keep state between requests: FSM instances, handoff
  * conversations. Updates to one key are atomic: of two updates computed from the same version,
  * exactly one succeeds and the other must re-read and re-decide. The in-memory implementation
- * serves one node; a clustered one (SPEC 9) implements the same contract.
+ * serves one node; a clustered one implements the same contract.
  */
 public interface StateStore<V> {
 
@@ -25,7 +25,7 @@ public interface StateStore<V> {
      * before any other change of the key can be made or seen: a durable store writes the
      * decision's log record there (and waits until it is written), so that the decision log holds
      * one key's changes in the order they were made and a change is seen only once its record is
-     * in the log (SPEC 3.5, 8). On one node, when {@code whileHeld} throws, nothing changes.
+     * in the log. On one node, when {@code whileHeld} throws, nothing changes.
      */
     default Optional<Versioned<V>> compareAndSet(String key, long expectedVersion, V next, Consumer<Versioned<V>> whileHeld) {
         Optional<Versioned<V>> stored = compareAndSet(key, expectedVersion, next);

@@ -7,7 +7,7 @@ import java.util.function.Function;
 /**
  * One server's state stores, by name ("fsm", "handoff"). They live as long as the server, so
  * state survives every rule reload. In memory by default; a cluster supplies shared stores
- * through the factory instead (SPEC 9).
+ * through the factory instead.
  */
 public final class StateStores {
 

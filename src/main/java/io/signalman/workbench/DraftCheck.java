@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The whole check of a draft, as one answer (issue 28): conflicts a rebase or revert left, compile
+ * The whole check of a draft, as one answer: conflicts a rebase or revert left, compile
  * and lint (tables included), the scenario files that cannot be read, and every scenario of the
  * draft run as {@code signalman test --json} runs it. A save never says "compiles" while a
  * scenario fails or a scenario file is dropped: {@code ok} is true only when there is no error of

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * An impact in the analyst's words (issue 28): every changed decision of a replay is attributed to
+ * An impact in the analyst's words: every changed decision of a replay is attributed to
  * the rules or table rows whose contribution changed ({@link ChangedRules}: the changed ones among
  * those that fired before or after; else those that fired on one side only; else the pack's
  * changed reference data) and said in words ({@link ChangeWords}), then counted: "12 messages move

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
-/** Reads target/bench/*.json and prints the SPEC 10 figures as one table (and summary.json). */
+/** Reads target/bench/*.json and prints the performance figures as one table (and summary.json). */
 public final class BenchTable {
 
     /** reload.json's edits, as the table names them. */

@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.util.List;
 
 /**
- * SPEC 10's flat-heap target: 10 million broker decisions in one thread, heap (after GC) measured
+ * The flat-heap target: 10 million broker decisions in one thread, heap (after GC) measured
  * after the first million and after the last. Long-lived sessions are recycled every 10,000
  * decisions; without that, Drools 10 would grow by about 0.5 KB per decision (upstream #6361).
  */

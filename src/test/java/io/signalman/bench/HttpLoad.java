@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * HTTP load on 127.0.0.1 (SPEC 10): for the trivial endpoint and each decision endpoint (the FSM
+ * HTTP load on 127.0.0.1: for the trivial endpoint and each decision endpoint (the FSM
  * and handoff ones on instances and conversations created first), with the decision log on,
  * (1) saturation: a fixed number of requests kept in flight for a fixed time, and (2) half of
  * that rate, open loop, with latency measured from each request's intended send time so a stall
@@ -48,7 +48,7 @@ public final class HttpLoad {
     /** The JIT counts as quiet when it compiled for less than this in the last second. */
     static final long JIT_QUIET_MS = 20;
     static final int JIT_WAIT_LIMIT_SECONDS = 30;
-    /** The endpoint offered twice its saturation rate (issue 17.8). */
+    /** The endpoint offered twice its saturation rate. */
     static final String OVERLOAD_TARGET = "POST /v1/broker/route";
 
     private HttpLoad() {
@@ -101,7 +101,7 @@ public final class HttpLoad {
                             half[k][round].get("p99").asDouble());
                 }
             }
-            // Issue 17.8: the broker route offered twice its saturation rate; the p99 of what was accepted.
+            // the broker route offered twice its saturation rate; the p99 of what was accepted.
             ObjectNode overload = null;
             for (int k = 0; k < targets.size(); k++) {
                 if (targets.get(k).name().equals(OVERLOAD_TARGET)) {

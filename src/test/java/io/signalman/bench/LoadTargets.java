@@ -62,7 +62,7 @@ final class LoadTargets {
 
     /**
      * Handoff turns on {@link #STATEFUL_KEYS} support conversations: the entry agent reports a
-     * turn with a tool call, which reruns it (SPEC 4.5), so a conversation takes turns forever
+     * turn with a tool call, which reruns it, so a conversation takes turns forever
      * without reaching its handoff limit.
      */
     static Target handoffTurns() {

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Issue 17.8's bench row: an endpoint offered twice its saturation rate, open loop, from up to
+ * The overload row of the bench: an endpoint offered twice its saturation rate, open loop, from up to
  * {@link #CONNECTIONS} connections (so the server, not the client's pool, decides what waits).
  * The server sheds what it cannot serve in time (503 {@code overloaded}); what counts is the
  * latency of the requests it accepted, from their intended send time, next to the half-rate p99.

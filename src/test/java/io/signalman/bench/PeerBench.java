@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A rules engine a user might pick instead, in the same run: the broker's rules (SPEC 4.1)
+ * A rules engine a user might pick instead, in the same run: the broker's rules
  * written for Easy Rules with MVEL expressions, first match by priority as the DRL's activation
  * group does, decided on the messages {@link BrokerBench} decides. The table compares its time
  * per decision with Signalman's {@code BrokerBench.drlDecision} and the hand-written if-chain.
@@ -62,7 +62,7 @@ public class PeerBench {
     public static final class Out {
         private RouteDecision decision;
 
-        /** Recipients de-duplicated, primary first, as the broker's decisions are (SPEC 4.1). */
+        /** Recipients de-duplicated, primary first, as the broker's decisions are. */
         public void route(List<String> primary, List<String> fanOut, boolean store, String priority, boolean converted) {
             java.util.Set<String> seen = new java.util.LinkedHashSet<>(primary);
             List<String> first = new ArrayList<>(seen);

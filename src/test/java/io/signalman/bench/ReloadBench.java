@@ -17,7 +17,7 @@ import java.time.Clock;
 import java.util.Arrays;
 
 /**
- * SPEC 10's reload target: compile and gate a broker bundle of 1,000 generated rules (plus the
+ * The reload target: compile and gate a broker bundle of 1,000 generated rules (plus the
  * shipped ones), warm: a few loads first, then the median of the next ones. The gate replays the
  * broker's golden history, which the generated rules (subtypes gen.N) must leave unchanged.
  *

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Replay at archive scale (issue 15): {@code signalman replay} in a JVM of its own (-Xmx512m),
+ * Replay at archive scale: {@code signalman replay} in a JVM of its own (-Xmx512m),
  * timed by the wall clock from start to exit (start-up and compile included), over a generated
  * archive of the golden history repeated (5 million records by default), plain and as the decision
  * log compresses it; the heap left after each GC, the largest; and, in the same run, a bare JSON

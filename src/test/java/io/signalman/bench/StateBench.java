@@ -26,7 +26,7 @@ import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 
 /**
- * What durable state costs (issue 16), in one run: (1) the saturated HTTP rate of the FSM actions
+ * What durable state costs, in one run: (1) the saturated HTTP rate of the FSM actions
  * and handoff turns endpoints with state in memory only, durable under {@code --data} (default
  * {@code --fsync interval}), and durable with {@code --fsync always}, rounds interleaved, medians;
  * (2) start-up with a million live conversations: recovery time, disk, heap; (3) the same million

@@ -13,7 +13,7 @@ import io.signalman.engine.RuleBundle;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The seed's examples (seed 003, SPEC 4.1), decided in process by the shipped rules. */
+/** The seed's examples (seed 003), decided in process by the shipped rules. */
 class BrokerPackTest {
 
     private final RuleBundle bundle = TestBundles.shipped();

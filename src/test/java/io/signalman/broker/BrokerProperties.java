@@ -25,7 +25,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
 /**
- * The broker's invariants (SPEC 4.1) as properties, over generated messages and over every
+ * The broker's invariants as properties, over generated messages and over every
  * recorded decision of the golden history; and the rules against the seed's hand-written router.
  */
 class BrokerProperties {

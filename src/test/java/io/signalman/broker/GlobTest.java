@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Authority patterns as analysts write them in org-chart cards (SPEC 4.1 rule 2). */
+/** Authority patterns as analysts write them in org-chart cards (the broker's authority rule). */
 class GlobTest {
 
     @Test

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The org chart as the broker reads it (SPEC 4.1 manager(a), SPEC 3.4 reference data errors). */
+/** The org chart as the broker reads it (manager(a), and its errors as reference data). */
 class OrgChartTest {
 
     private static final String FILE = "broker/org-chart.json";

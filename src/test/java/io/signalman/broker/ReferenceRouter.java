@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The seed's router written by hand as a plain if-chain (seed 003, with SPEC 4.1's authority rule
+ * The seed's router written by hand as a plain if-chain (seed 003, with the authority rule
  * and org-chart registry). It is the oracle the DRL is checked against, property by property and
  * fixture by fixture, and the floor the benchmarks compare with. It shares nothing with the DRL.
  */

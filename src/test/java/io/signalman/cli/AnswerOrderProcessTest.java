@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 26.2 through the real process: an idempotency answer never becomes durable before the
+ * Through the real process: an idempotency answer never becomes durable before the
  * change it answers. A keyed FSM action is sent to {@code serve} while a test seam holds one of
  * its two writes, and the process is killed with {@code kill -9} right there:
  * <ul>

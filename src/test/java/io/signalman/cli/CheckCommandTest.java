@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code signalman check [rules-dir]} (SPEC 7): exit 1 on errors, warnings printed, {@code file:line:column: message}. */
+/** {@code signalman check [rules-dir]}: exit 1 on errors, warnings printed, {@code file:line:column: message}. */
 class CheckCommandTest {
 
     @TempDir

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A whole cluster restarts without losing state (issue 16): two {@code serve --cluster} JVMs on
+ * A whole cluster restarts without losing state: two {@code serve --cluster} JVMs on
  * 127.0.0.1 whose state maps write through to a real PostgreSQL ({@code --state-jdbc}, schema by
  * Flyway); both are stopped, both are started again, and every instance and conversation is there,
  * and a request retried with its idempotency key gets its first answer.

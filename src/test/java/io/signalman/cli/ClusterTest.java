@@ -51,7 +51,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC 9 with three real JVMs on 127.0.0.1 ({@code signalman serve --cluster}, Hazelcast TCP/IP
+ * A cluster of three real JVMs on 127.0.0.1 ({@code signalman serve --cluster}, Hazelcast TCP/IP
  * discovery): any node answers the same; FSM actions sent to different nodes at once apply in
  * one serial order; a node with changed rules is flagged in {@code /v1/cluster}; a node killed
  * with SIGKILL under load loses no acknowledged state change and the others keep serving.
@@ -403,7 +403,7 @@ class ClusterTest {
         }));
     }
 
-    /** SPEC 8 holds clustered too: no event loop of any node was blocked, whatever happened above. */
+    /** Clustered too, no event loop of any node was blocked, whatever happened above. */
     @Test
     @Order(60)
     void noNodeEverBlockedAnEventLoop() {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 17.4 against {@code signalman serve} on loopback: an idle connection is closed, a client
+ * Connection limits against {@code signalman serve} on loopback: an idle connection is closed, a client
  * trickling its request is cut off, and past {@code --max-connections} new connections are closed
  * while those already open are still answered; each close is counted in {@code /metrics}. Issue
  * 26.6: with a client holding 10,000 sockets, the operator's endpoints answer on the admin listener.

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 17.3: {@code bin/signalman} makes the JVM exit on {@code OutOfMemoryError} and gives it a
+ * {@code bin/signalman} makes the JVM exit on {@code OutOfMemoryError} and gives it a
  * bounded default heap that {@code SIGNALMAN_JAVA_OPTS} replaces. The launcher runs as shipped,
  * from a copy of the layout it expects, with a {@code java} on the PATH that prints what it got.
  */

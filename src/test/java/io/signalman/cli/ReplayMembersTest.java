@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code replay --members} (issue 15): the archive replayed as a Hazelcast Jet job over two
+ * {@code replay --members}: the archive replayed as a Hazelcast Jet job over two
  * {@code serve --cluster} nodes on 127.0.0.1 gives the report one machine gives, with both
  * members' shares listed.
  */

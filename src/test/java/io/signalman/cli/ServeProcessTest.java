@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Shutdown and durability of the real process (SPEC 6, 8): {@code signalman serve} in its own
+ * Shutdown and durability of the real process: {@code signalman serve} in its own
  * JVM, stopped with SIGTERM ({@link Process#destroy()}) or killed with SIGKILL
  * ({@link Process#destroyForcibly()}) while it is busy. Each test is bounded: a few hundred
  * requests, and waits of at most a minute that end as soon as the condition holds.

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code signalman state export|import} (issue 16): a node's state exported as JSON lines, imported
+ * {@code signalman state export|import}: a node's state exported as JSON lines, imported
  * into another node's data folder, where a server serves it; and through PostgreSQL, the way state
  * moves from a single node to a cluster.
  */

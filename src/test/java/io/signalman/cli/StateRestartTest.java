@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * State survives restarts of the real process (SPEC 3.5, issue 16): FSM instances, handoff
+ * State survives restarts of the real process: FSM instances, handoff
  * conversations and idempotency answers, after SIGTERM, and after {@code kill -9} under load with
  * {@code --fsync always}, where the decision log and the state must agree record for record.
  */

@@ -10,7 +10,7 @@ import io.signalman.cli.CliRunner;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code serve --cluster} flags (SPEC 9): what is accepted, what is refused and why, and the Hazelcast settings they give. */
+/** {@code serve --cluster} flags: what is accepted, what is refused and why, and the Hazelcast settings they give. */
 class ClusterConfigTest {
 
     @Test

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Retention and the cap on a cluster's state maps (issue 16), on one Hazelcast member in this JVM
+ * Retention and the cap on a cluster's state maps, on one Hazelcast member in this JVM
  * with a clock the test moves: the same rules as on a single node.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -10,7 +10,7 @@ import io.signalman.json.Json;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** How {@code GET /v1/cluster} names the cluster's revision and flags the members that differ (SPEC 9). */
+/** How {@code GET /v1/cluster} names the cluster's revision and flags the members that differ. */
 class ClusterViewTest {
 
     private static ObjectNode member(String id, String revision, boolean self) {

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The clustered state store (SPEC 3.5, 9) and idempotency answers on two Hazelcast members in
+ * The clustered state store and idempotency answers on two Hazelcast members in
  * this JVM, configured as {@code serve --cluster} configures them: the store contract,
  * compare-and-set across members, claims and answers seen by both.
  */

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Idempotency answers and tombstones written through to a real PostgreSQL (issue 16), on
+ * Idempotency answers and tombstones written through to a real PostgreSQL, on
  * Hazelcast members in this JVM configured as {@code serve --cluster --state-jdbc} configures
  * them: what a cluster that stops entirely and starts again still answers.
  */

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The crash harness (issue 26.8): the real {@code bin/signalman serve} under a mixed load on every
+ * The crash harness: the real {@code bin/signalman serve} under a mixed load on every
  * endpoint, stateful packs included, killed with {@code kill -9} at a random moment (the first
  * answer a client gets after a random length of load), over many rounds, the fsync mode changing every round ({@code interval}, {@code always}, {@code never});
  * after each kill the data directory is verified offline ({@code signalman data verify}'s check)

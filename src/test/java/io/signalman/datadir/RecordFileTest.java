@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 26.4: a file Signalman appends to gets the decision log's treatment. A torn tail is cut
+ * a file Signalman appends to gets the decision log's treatment. A torn tail is cut
  * back to the last whole record when it opens (never glued to the next record); corruption in the
  * middle is refused naming the file and byte offset; a write the disk takes only part of is cut
  * back at once and reported; a forced append is forced before it returns.

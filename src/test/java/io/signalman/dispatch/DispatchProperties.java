@@ -25,7 +25,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
 /**
- * The dispatch invariants (SPEC 4.4) as properties, over generated messages and over every
+ * The dispatch invariants as properties, over generated messages and over every
  * recorded decision of the golden history; and the rules against the hand-written seed dispatcher.
  */
 class DispatchProperties {

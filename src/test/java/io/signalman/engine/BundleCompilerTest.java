@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bundle is all or nothing (SPEC 3.1), its conventions are enforced (SPEC 3.2), its reference
- * data is checked like code (SPEC 3.4), and every error is located in the analyst's own file.
+ * The bundle is all or nothing, its conventions are enforced, its reference
+ * data is checked like code, and every error is located in the analyst's own file.
  *
  * <p>Each test edits its own copy of the shipped rules; compiling is the slow part, so each test
  * compiles at most twice.

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * What an evaluation does with its session (issue 25): an evaluation that ends past its
+ * What an evaluation does with its session: an evaluation that ends past its
  * request's deadline drops its session instead of giving it back, since its thread may have been
  * given up on and replaced meanwhile. The evaluation is made late by the read of its outcome,
  * which waits until the deadline has passed: no slow rule and nothing timed.

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Check in an analyst's words (issue 18.4): every error of every pack in one pass, rules that can
+ * Check in an analyst's words: every error of every pack in one pass, rules that can
  * never fire because a rule tried first always matches when they do, and reasons quoting a
- * number the rule no longer tests; a dispatch rule naming an agent nobody has (issue 17.7).
+ * number the rule no longer tests; a dispatch rule naming an agent nobody has.
  */
 class ConditionLintTest {
 

@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The active bundle is swapped only for a good one; a refused bundle leaves the old one serving (SPEC 3.1, 8). */
+/** The active bundle is swapped only for a good one; a refused bundle leaves the old one serving. */
 class EngineTest {
 
     private static final String ROUTING = "broker/routing.drl";

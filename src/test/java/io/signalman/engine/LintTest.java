@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Lint beyond compiling (issue 6): shadowed rules and unknown recipients, each with a fix. */
+/** Lint beyond compiling: shadowed rules and unknown recipients, each with a fix. */
 class LintTest {
 
     @TempDir

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 20, 7: {@code text("task") != ""} holds for an action without a task, so it is refused at
+ * {@code text("task") != ""} holds for an action without a task, so it is refused at
  * its line with the fix; the fixed guard (with {@code has("task")}) loads, and the shipped rules,
  * which the golden history proves, have no such guard.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A refused pack reports its errors together, not in waves (issue 28): a stage that fails no
+ * A refused pack reports its errors together, not in waves: a stage that fails no
  * longer hides what the stages after it would find in the files that were read.
  */
 class PackBuildTest {

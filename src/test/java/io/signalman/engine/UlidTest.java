@@ -7,7 +7,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Decision ids are unique and sortable (SPEC 3.3): monotonic ULIDs. */
+/** Decision ids are unique and sortable: monotonic ULIDs. */
 class UlidTest {
 
     private static final String CROCKFORD = "[0-9A-HJKMNP-TV-Z]{26}";

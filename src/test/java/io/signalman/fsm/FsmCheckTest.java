@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code signalman check} on FSM machines and signal routes (issue 3, SPEC 3.2). */
+/** {@code signalman check} on FSM machines and signal routes. */
 class FsmCheckTest {
 
     @TempDir

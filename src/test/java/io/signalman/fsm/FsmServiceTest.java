@@ -26,7 +26,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-/** FSM instances (SPEC 3.5, 4.3): atomic transitions, refusals that change nothing, serial order. */
+/** FSM instances: atomic transitions, refusals that change nothing, serial order. */
 class FsmServiceTest {
 
     /** A store that keeps every successful compare-and-set, in version order. */

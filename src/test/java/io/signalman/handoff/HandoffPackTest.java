@@ -93,7 +93,7 @@ class HandoffPackTest {
 
     @Test
     void withoutSignalOrTargetsTheFirstOtherAgentInCrewOrderTakesOver() {
-        // go-agentic's order (SPEC 4.5): from the top of the crew, not from the agent's place
+        // go-agentic's order: from the top of the crew, not from the agent's place
         Decision<HandoffOutcome> d = turn(RULES, at("exam", "student", 0), "student", "hmm", 0);
         assertEquals("teacher", d.outcome().next().agent());
         Decision<HandoffOutcome> last = turn(RULES, at("exam", "reporter", 0), "reporter", "hmm", 0);

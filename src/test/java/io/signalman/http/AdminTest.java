@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * Admin endpoints (SPEC 5, 8): a bearer token compared in constant time; 401 without it, 403 with
+ * Admin endpoints: a bearer token compared in constant time; 401 without it, 403 with
  * a wrong one, 200 with it; on the public port by default, or only on a separate admin listener
  * bound to loopback, in which case the public port answers them 404 whatever the token.
  */

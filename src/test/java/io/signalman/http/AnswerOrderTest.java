@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 26.2, the order of the two writes, seen at the disk: while the decision-log record of a
+ * The order of the two writes, seen at the disk: while the decision-log record of a
  * keyed FSM action is held on its way to the file, nothing is written to the idempotency answers
  * and the client is not answered; once the record is written, the answer is. (An answer written
  * before its change fails here whatever the timing: the test waits until either an answer is

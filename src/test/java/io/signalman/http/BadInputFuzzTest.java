@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Thousands of random and mutated bodies posted to every endpoint of a real server (SPEC 8):
+ * Thousands of random and mutated bodies posted to every endpoint of a real server:
  * mutations of each endpoint's valid example (types flipped, fields deleted, duplicated or
  * added, text truncated, unicode and control characters injected, huge numbers, deep nesting)
  * and random bytes. Nothing a client sends may get a 5xx; every error is our JSON; afterwards the

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * Bad input on every endpoint that reads a body (SPEC 5, 8): each gets the precise status and our
+ * Bad input on every endpoint that reads a body: each gets the precise status and our
  * JSON error body, never a 5xx. A second server with a larger body limit shows the JSON
  * string-length limit holding on its own.
  */

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every request has a deadline (SPEC 8, issue 7.3), proven with the deliberately slow rules of
+ * Every request has a deadline, proven with the deliberately slow rules of
  * {@code src/test/bundles/slow-rules}. Nothing here is timed: a runaway rule would run for a
  * minute (10,000 firings of 5 ms) and the client waits at most 20 s, so a 503 at all shows the
  * deadline answered; the firing count shows the rules were halted rather than left to run out.

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code POST /v1/dispatch} and the {@code signalman.dispatch} address (SPEC 4.4, 5) against a
+ * {@code POST /v1/dispatch} and the {@code signalman.dispatch} address against a
  * real server on a free loopback port: seed 004's examples end to end, and field-path errors.
  */
 class DispatchHttpTest {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A pack whose rules were all removed still decides (issue 19, point 1): its files keep their
+ * A pack whose rules were all removed still decides: its files keep their
  * package, imports and global, so the bundle loads, but no rule declares the agenda groups the
  * pack focuses. Every pack is emptied at once; each endpoint answers as it does when nothing
  * matches, never 500.

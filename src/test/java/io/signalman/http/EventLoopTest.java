@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Nothing blocks an event loop (SPEC 8, issue 7.3): the shipped rules served with a tight
+ * Nothing blocks an event loop: the shipped rules served with a tight
  * blocked-thread limit (100 ms), start-up included, under a bounded concurrent load on every
  * decision endpoint and event-bus address. One blocked-thread warning in Signalman's code fails
  * the test.

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * FSM instances and machines (SPEC 3.5, 4.3, seed 002) over HTTP and the event bus, against the
+ * FSM instances and machines over HTTP and the event bus, against the
  * shipped machines review-flow and transaction on a real server with an admin token. The server is
  * shared by the class; every test works on instances of its own (ids from {@link #fresh}).
  */
@@ -424,7 +424,7 @@ class FsmHttpTest {
         assertEquals("idle", state(id));
     }
 
-    // ---- concurrency (SPEC 3.5: compare-and-set) ----------------------------------------------
+    // ---- concurrency (compare-and-set) ----------------------------------------------
 
     @Test
     void sixteenConcurrentBeginsApplyExactlyOnce() {
@@ -482,7 +482,7 @@ class FsmHttpTest {
                 begins + " begins and " + aborts + " aborts moved it");
     }
 
-    // ---- SPEC 6: the decision log records state_before ---------------------------------------
+    // ---- the decision log records state_before ---------------------------------------
 
     @Test
     void theDecisionLogRecordsTheStateEachActionWasDecidedFrom(@TempDir Path otherData) throws Exception {
@@ -519,7 +519,7 @@ class FsmHttpTest {
         assertEquals("idle", records.get(2).get("decision").get("to").asText());
     }
 
-    // ---- SPEC 5: the event bus ----------------------------------------------------------------
+    // ---- the event bus ----------------------------------------------------------------
 
     @Test
     void theEventBusAddressAppliesAnActionAndRepliesWithTheMove() throws Exception {
@@ -583,7 +583,7 @@ class FsmHttpTest {
         return s.get("current_state").asText();
     }
 
-    /** A 200 move: from, to, the deciding rule and its reason, and the metadata of SPEC 3.3. */
+    /** A 200 move: from, to, the deciding rule and its reason, and the metadata every decision carries. */
     private static void assertMoved(JsonNode d, String from, String to, String rule) {
         assertEquals(from, d.get("from").asText(), d.toString());
         assertEquals(to, d.get("to").asText(), d.toString());

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Handoff conversations over HTTP (SPEC 4.5) against a real server on a free loopback port: the
+ * Handoff conversations over HTTP against a real server on a free loopback port: the
  * seed's exam with its parallel groups, the handoff limit, the error-recovery cases of the seed's
  * section 8, the refusals, and concurrent turns on one conversation.
  */

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HTTP API and the event-bus address (SPEC 3.3, 4.1, 5, 6) against a real server on a free
+ * The HTTP API and the event-bus address against a real server on a free
  * loopback port, spoken to with the JDK's own HTTP client: no mocks between the test and the wire.
  * The server is started once for the class because compiling the bundle is the slow part.
  */
@@ -66,7 +66,7 @@ class HttpApiTest {
         }
     }
 
-    // ---- SPEC 4.1: every shipped rule, over HTTP ----------------------------------------------
+    // ---- every shipped rule, over HTTP ----------------------------------------------
 
     @Test
     void criticalTradeMessageGoesToOpenclawAndKnoxOverHttp() {
@@ -212,7 +212,7 @@ class HttpApiTest {
         assertTrue(d.get("priority_override").isNull());
     }
 
-    // ---- SPEC 3.3: explain --------------------------------------------------------------------
+    // ---- explain --------------------------------------------------------------------
 
     @Test
     void explainTrueListsEveryBrokerRuleAsFiredCancelledOrNotMatched() {
@@ -291,7 +291,7 @@ class HttpApiTest {
         assertFalse(d.has("explain"));
     }
 
-    // ---- SPEC 5: errors -----------------------------------------------------------------------
+    // ---- errors -----------------------------------------------------------------------
 
     @Test
     void malformedJsonIsRefusedWith400MalformedJson() {
@@ -370,7 +370,7 @@ class HttpApiTest {
                 .POST(HttpRequest.BodyPublishers.ofString(message("foresight", "normal", "event", "x.y")))), 415);
     }
 
-    // ---- SPEC 5: batch ------------------------------------------------------------------------
+    // ---- batch ------------------------------------------------------------------------
 
     @Test
     void aJsonArrayBatchReturnsOneDecisionPerMessageInOrder() {
@@ -412,7 +412,7 @@ class HttpApiTest {
         assertEquals(firedBefore, totalBrokerFirings(), "a refused batch must decide nothing");
     }
 
-    // ---- SPEC 5 / 3.6: health, readiness, rules -----------------------------------------------
+    // ---- health, readiness, rules -----------------------------------------------
 
     @Test
     void healthIsLive() {
@@ -465,7 +465,7 @@ class HttpApiTest {
         assertTrue(trade.get("fired").asLong() >= 1);
     }
 
-    // ---- SPEC 5: the event bus ----------------------------------------------------------------
+    // ---- the event bus ----------------------------------------------------------------
 
     @Test
     void theEventBusAddressRepliesWithTheSameDecisionShapeAsHttp() throws Exception {
@@ -498,7 +498,7 @@ class HttpApiTest {
         assertEquals(400, reply.failureCode());
     }
 
-    // ---- SPEC 6: the decision log -------------------------------------------------------------
+    // ---- the decision log -------------------------------------------------------------
 
     @Test
     void everyDecisionIsWrittenToTheDecisionLogOnceWithItsInputAndOutcome(@TempDir Path otherData) throws Exception {
@@ -573,7 +573,7 @@ class HttpApiTest {
         return json(post(ROUTE, body), 200);
     }
 
-    /** The metadata every decision carries (SPEC 3.3), decided by {@code rule}. */
+    /** The metadata every decision carries, decided by {@code rule}. */
     private static void assertDecision(JsonNode d, String rule) {
         assertEquals(26, d.get("decision_id").asText().length(), d.toString());
         assertTrue(d.get("rules_revision").asText().startsWith("sha256:"), d.toString());

@@ -17,7 +17,7 @@ import java.util.Set;
 /**
  * What the HTTP tests share: one client (HTTP/1.1, so the JDK never tries an h2c upgrade), a
  * bounded send, and the checks every response is held to: JSON with the expected status, and
- * for errors the {@code {"error", "message", "details"?}} shape of SPEC 5.
+ * for errors the {@code {"error", "message", "details"?}} shape every error has.
  */
 final class HttpCalls {
 
@@ -49,7 +49,7 @@ final class HttpCalls {
         }
     }
 
-    /** An error response: the status, and the {"error", "message", "details"?} shape of SPEC 5. */
+    /** An error response: the status, and the {"error", "message", "details"?} shape every error has. */
     static JsonNode error(HttpResponse<String> response, int status) {
         JsonNode e = json(response, status);
         assertTrue(e.get("error").isTextual() && !e.get("error").asText().isBlank(), e.toString());

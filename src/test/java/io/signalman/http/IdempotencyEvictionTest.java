@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Issue 17.7: the bound on remembered keys never forgets a key whose request is still running. */
+/** The bound on remembered keys never forgets a key whose request is still running. */
 class IdempotencyEvictionTest {
 
     private static final byte[] BODY = "{\"action\": \"start\"}".getBytes(StandardCharsets.UTF_8);

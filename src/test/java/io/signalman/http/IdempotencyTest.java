@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Idempotency (SPEC 8, issue 7.5): a request seen again under the same {@code Idempotency-Key}
+ * Idempotency: a request seen again under the same {@code Idempotency-Key}
  * (or broker/dispatch message {@code id}) gets the first answer byte for byte and changes
  * nothing again; the decision log holds it once.
  */

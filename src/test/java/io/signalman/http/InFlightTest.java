@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17.8: admission follows measured latency, on a clock the test moves. While answers take
+ * admission follows measured latency, on a clock the test moves. While answers take
  * as long as they always did the limit stays up; when they start taking longer (requests queueing
  * for a worker) it comes down toward the worker count, and past it requests are refused.
  */

@@ -28,9 +28,9 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Any bundle that loads never answers 5xx for a valid input (SPEC 8): over bundles made from the
+ * Any bundle that loads never answers 5xx for a valid input: over bundles made from the
  * shipped rules by dropping a generated subset of their rules (none, all, and between; a tier or a
- * whole pack left with no rule is the trap of issue 19), every decision endpoint answers a valid
+ * whole pack left with no rule once broke every decision endpoint), every decision endpoint answers a valid
  * request with a 2xx or a 4xx. One server serves every try; each try rewrites its rules folder
  * and reloads it, so the tries are few (a reload compiles).
  */

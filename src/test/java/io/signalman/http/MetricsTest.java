@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code GET /metrics} (SPEC 5) after real traffic: request counts and latency histograms per
+ * {@code GET /metrics} after real traffic: request counts and latency histograms per
  * route template, rule firings per rule, bundle loads and refusals, error responses by code.
  */
 class MetricsTest {
@@ -164,7 +164,7 @@ class MetricsTest {
 
         String text = get("/metrics").body();
 
-        // Then the heap and the collector are there (issue 17.3), with each store's entries
+        // Then the heap and the collector are there, with each store's entries
         assertTrue(value(text, "jvm_memory_used_bytes", "area=\"heap\"").orElse(0) > 0, text);
         assertTrue(value(text, "jvm_memory_max_bytes", "area=\"heap\"").isPresent(), text);
         assertTrue(text.contains("jvm_gc_"), "GC metrics");

@@ -20,7 +20,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * The strict parsers are the request validator (SPEC 5), and they refuse exactly what openapi.yaml
+ * The strict parsers are the request validator, and they refuse exactly what openapi.yaml
  * refuses: every example body is broken at a place its schema constrains (a required field
  * removed, an unknown field added, a value outside its enum, a value of the wrong type), and the
  * server's verdict is compared with that of Vert.x's own OpenAPI validator on the same request.

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * openapi.yaml (SPEC 5) against the running server. The strict parsers are the validator; these
+ * openapi.yaml against the running server. The strict parsers are the validator; these
  * tests and {@link OpenApiContractProperties} hold them to the document: the routes are the
  * documented operations, and Vert.x's own OpenAPI validator (the referee) agrees with the server
  * on what is accepted.

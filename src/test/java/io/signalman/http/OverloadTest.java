@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Bounded in-flight work (SPEC 8, issue 7.4): a server admitting 4 requests, with 4 workers held
+ * Bounded in-flight work: a server admitting 4 requests, with 4 workers held
  * at a gate by the test bundle, gets bursts of 50 times that. Every extra request must be refused
  * 503 {@code overloaded} with Retry-After while the admitted 4 are still held: the refusal came
  * from the event loop (every worker is busy), which is what "immediately" means here without a

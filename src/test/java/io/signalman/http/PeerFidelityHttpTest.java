@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Where the seeds' systems behave differently from what Signalman did, Signalman follows them
- * (issue 19): go-agentic's default handoff order, a parallel group as one handoff that falls
- * through to the default handoff, bracketed spans of at most 100 UTF-8 bytes (SPEC 4.5); and
- * synwire's routes over the payload as a whole (SPEC 4.2). Over HTTP, against the shipped rules.
+ * Where the seeds' systems behave differently from what Signalman did, Signalman follows them:
+ * go-agentic's default handoff order, a parallel group as one handoff that falls
+ * through to the default handoff, bracketed spans of at most 100 UTF-8 bytes; and
+ * synwire's routes over the payload as a whole. Over HTTP, against the shipped rules.
  */
 class PeerFidelityHttpTest {
 

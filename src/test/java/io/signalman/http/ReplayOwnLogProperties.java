@@ -35,7 +35,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Issue 17.5, the property that matters: for any valid request on any decision endpoint, the
+ * The property that matters: for any valid request on any decision endpoint, the
  * server's own decision log, replayed with the same rules by {@link Replayer}, changes nothing.
  * Requests carry generated decimals (many digits, exponents, trailing zeros) where rules read
  * numbers, and generated text, so a value the log did not keep exactly shows up as a change.

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Idempotency across the nodes of a cluster (SPEC 8, 9): two nodes' {@link Idempotency} over one
+ * Idempotency across the nodes of a cluster: two nodes' {@link Idempotency} over one
  * {@link SharedAnswers}, as {@code serve --cluster} wires them, so a retry sent to the other node
  * is answered and not run again. (The Hazelcast implementation is tested on two real members in
  * {@code HazelcastStateStoreTest}; here the sharing itself.)

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three-tier signal routing (SPEC 4.2, seed 000) over HTTP and the event bus, against the shipped
+ * Three-tier signal routing over HTTP and the event bus, against the shipped
  * rules on a real server. The server is shared by the class, and so are its FSM instances: a test
  * that needs an agent's FSM in some state uses an agent id no other test uses.
  */
@@ -290,7 +290,7 @@ class SignalsHttpTest {
         assertRouted(d, "agent", "continue", null, "planner continues on user messages");
     }
 
-    // ---- SPEC 3.3: explain --------------------------------------------------------------------
+    // ---- explain --------------------------------------------------------------------
 
     @Test
     void explainTrueListsEverySignalsRuleWithItsStatus() {
@@ -324,7 +324,7 @@ class SignalsHttpTest {
         assertFalse(d.has("explain"));
     }
 
-    // ---- SPEC 5: bad input --------------------------------------------------------------------
+    // ---- bad input --------------------------------------------------------------------
 
     @Test
     void anUnknownSignalKindIsRefusedNamingSignalKind() {
@@ -387,7 +387,7 @@ class SignalsHttpTest {
         assertEquals("malformed_json", e.get("error").asText());
     }
 
-    // ---- SPEC 5: the event bus ----------------------------------------------------------------
+    // ---- the event bus ----------------------------------------------------------------
 
     @Test
     void theEventBusAddressRepliesWithTheSameDecisionShapeAsHttp() throws Exception {
@@ -449,7 +449,7 @@ class SignalsHttpTest {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET());
     }
 
-    /** A routed decision: its action, its tier, the deciding rule, and the metadata of SPEC 3.3. */
+    /** A routed decision: its action, its tier, the deciding rule, and the metadata every decision carries. */
     private static void assertRouted(JsonNode d, String tier, String type, String value, String rule) {
         assertMetadata(d);
         assertFalse(d.get("unrouted").asBoolean(), d.toString());

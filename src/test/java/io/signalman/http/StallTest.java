@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * No rule can stall the server (SPEC 8, issue 25): every decision worker is held by a rule whose
+ * No rule can stall the server: every decision worker is held by a rule whose
  * condition does not return (the test bundle's gate, {@link Brake#hold}), as a backtracking
  * regular expression or a slow platform method would hold it. Nothing here is timed: every call
  * has a client timeout of 20 s, far beyond what an answer takes, and the gate holds for up to

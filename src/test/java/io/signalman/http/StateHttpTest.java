@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Retention and the cap over HTTP (issue 16): an expired instance or conversation answers 410
+ * Retention and the cap over HTTP: an expired instance or conversation answers 410
  * {@code expired} with when; a create beyond {@code --state-max-entries} answers 507
  * {@code state_full}; {@code /metrics} counts live, finished and expired entries. The server's
  * clock is moved by the test: no sleeping.

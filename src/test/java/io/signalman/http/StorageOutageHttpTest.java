@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 26.3 with the write failure injected under every data file (the decision log, the state
+ * A full disk, with the write failure injected under every data file (the decision log, the state
  * journal, the idempotency answers): while the disk refuses writes, every endpoint that would
  * change something answers 503 {@code storage_unavailable} with {@code Retry-After}, and changes
  * nothing (no state moves, no record is logged later); a keyed request's key is released, so its

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The threads that give up on work held past its deadline (issue 25). Every task here is given
+ * The threads that give up on work held past its deadline. Every task here is given
  * a deadline already past and the pools a stuck margin of zero, so a held task is stuck at once:
  * the tests wait on conditions, never on time. Held tasks wait on a latch the test opens (at most
  * 60 s, so nothing hangs forever).

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reloads racing requests (SPEC 8): 100 reloads alternating good and bad rules while clients
+ * Reloads racing requests: 100 reloads alternating good and bad rules while clients
  * route messages. Every response must come from one whole good bundle: its revision is one of
  * the good ones and its decision is the one that revision makes. No 5xx, no mixed bundle.
  */

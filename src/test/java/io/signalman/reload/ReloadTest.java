@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hot reload with its gate (SPEC 3.6): a changed rule goes live when it compiles and the golden
+ * Hot reload with its gate: a changed rule goes live when it compiles and the golden
  * history accepts it, and is refused, with its reasons, when it does not compile, changes a
  * recorded decision that was not accepted, fails a scenario, breaks an invariant, or strands live
  * FSM state.

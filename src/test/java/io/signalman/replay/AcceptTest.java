@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code replay --accept} changes only what changed (issue 18, point 3): the diff shows exactly the changed decisions. */
+/** {@code replay --accept} changes only what changed: the diff shows exactly the changed decisions. */
 class AcceptTest {
 
     private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The analysts' loop needs no Java (issue 18). On a copy of a bundle and its history: an intended
+ * The analysts' loop needs no Java. On a copy of a bundle and its history: an intended
  * change, recorded with {@code signalman replay --accept}, passes every check {@code make test}
  * runs on the live bundle ({@link BundleChecks}); a new rule with a scenario beside it, and no Java,
  * is covered.

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A replay's memory does not grow with the archive (issue 15): half a million records, eleven
+ * A replay's memory does not grow with the archive: half a million records, eleven
  * thousand of them changed by the candidate, replay in a JVM of its own with a 128 MB heap, every
  * record counted, the examples bounded.
  */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code signalman replay} (SPEC 6): what changes, what breaks, and what the exit code says. */
+/** {@code signalman replay}: what changes, what breaks, and what the exit code says. */
 class ReplayTest {
 
     private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");

@@ -19,7 +19,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * A replay's report is the same, example for example, whatever the number of threads (issue 15):
+ * A replay's report is the same, example for example, whatever the number of threads:
  * records are independent, and each part keeps its examples by archive position.
  */
 class ReplayThreadsProperties {

@@ -14,7 +14,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Tier precedence (SPEC 3.2, 4.2) for any saliences: over generated rule sets with one route per
+ * Tier precedence for any saliences: over generated rule sets with one route per
  * tier, each behind its own predicate, the first tier whose route matches decides, whatever the
  * numbers; a failing predicate falls through; and adding a plugin route never changes what the
  * strategy or agent tier decided. Each try compiles two bundles, so the tries are few.

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 26.5: one owner per data directory, and a directory that is whole. The state and the
+ * one owner per data directory, and a directory that is whole. The state and the
  * decision log are written through a real {@link DataDir} (its manifest registering every file),
  * then pieces are deleted, added or damaged by hand, as an operator might.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One node's state (issue 16): retention by a clock the test moves, the cap on entries, and
+ * One node's state: retention by a clock the test moves, the cap on entries, and
  * recovery from snapshot, journal and decision log after a clean stop and after a crash.
  * The store holds strings; one that starts with "done" is finished.
  */

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Drafts over their life, through the workbench's API (issue 28): a status on every draft, an
+ * Drafts over their life, through the workbench's API: a status on every draft, an
  * activated draft closed, a stale save refused, an out-of-date draft rebased in place with a
  * conflict at its line, one activation reverted while a later one stays, and a rollback that says
  * which later activations it would undo. Each test has a server of its own: they activate.

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The workbench's API over HTTP (issue 20): writes need the admin token in the header, drafts stay
+ * The workbench's API over HTTP: writes need the admin token in the header, drafts stay
  * inside their folder and within their size, activation needs a note, a rollback goes back through
  * the gate to an earlier activated revision, the pages carry a strict Content-Security-Policy, and
  * the live tail streams decisions filtered by pack, and the scenarios and decision tables of the
