@@ -67,8 +67,9 @@ final class RecordReplay {
             return false;
         }
         report.read++;
-        switch (selection.test(rec.pack(), rec.at(), rec.decisionId())) {
+        switch (selection.test(rec.pack(), rec.at(), rec.decisionId(), rec.arm())) {
             case TIME -> report.skippedTime++;
+            case ARM -> report.skippedArm++;
             case PACK -> report.skippedPack++;
             case SAMPLE -> report.skippedSample++;
             case NONE -> replay(file, line, position, rec, rules);

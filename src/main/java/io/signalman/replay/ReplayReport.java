@@ -98,6 +98,7 @@ public final class ReplayReport implements Serializable {
     long skippedTime;
     long skippedPack;
     long skippedSample;
+    long skippedArm;
     long violationCount;
     long problemCount;
     long fatalProblems;
@@ -157,6 +158,7 @@ public final class ReplayReport implements Serializable {
         skippedTime += o.skippedTime;
         skippedPack += o.skippedPack;
         skippedSample += o.skippedSample;
+        skippedArm += o.skippedArm;
         violationCount += o.violationCount;
         problemCount += o.problemCount;
         fatalProblems += o.fatalProblems;
@@ -331,6 +333,7 @@ public final class ReplayReport implements Serializable {
         skipped.put("since_until", skippedTime);
         skipped.put("pack", skippedPack);
         skipped.put("sample", skippedSample);
+        skipped.put("arm", skippedArm);
         ArrayNode gs = n.putArray("changes");
         for (Group g : groups()) {
             ObjectNode o = gs.addObject();
