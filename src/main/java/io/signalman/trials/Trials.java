@@ -509,7 +509,8 @@ public final class Trials implements AutoCloseable {
     /** A trial running in the cluster that this node does not run yet: compiled here and run, or declined with the reason. */
     private void adopt() {
         Trial t = store.all().stream().filter(Trial::running).findFirst().orElse(null);
-        if (t == null || declined.containsKey(t.id()) || (here != null && here.id().equals(t.id()) && here.ended.get())) {
+        // A trial that ran here and stopped here is being ended (a reload, a promotion, a limit): not adopted again.
+        if (t == null || declined.containsKey(t.id()) || (here != null && here.id().equals(t.id()))) {
             return;
         }
         RuleBundle live = engine.current().orElse(null);
