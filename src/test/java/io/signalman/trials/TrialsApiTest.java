@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
+import io.signalman.cli.CliRunner;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import java.net.URI;
@@ -180,8 +181,17 @@ class TrialsApiTest {
     @Order(2)
     void aSecondTrialIsPromotedThroughTheGateAndRecordedAsAnActivation() throws Exception {
         String draft = draftWith(text -> text + "// reviewed in a live trial\n");
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 50)))
-                .get("id").asText();
+        // Started from the command line this time
+        CliRunner.Result cli = CliRunner.run("trial", "start", "--draft", draft, "--mode", "canary", "--percent", "50",
+                "--url", base, "--admin-token", TOKEN);
+        assertEquals(0, cli.code(), cli.out() + cli.err());
+        String id = Json.MAPPER.readTree(cli.out()).get("id").asText();
+        assertEquals(2, CliRunner.run("trial", "start", "--draft", draft, "--url", base, "--admin-token", TOKEN).code(),
+                "--mode is required");
+        CliRunner.Result twice = CliRunner.run("trial", "start", "--draft", draft, "--mode", "shadow", "--url", base,
+                "--admin-token", TOKEN);
+        assertEquals(1, twice.code());
+        assertTrue(twice.err().contains("trial_running"), twice.err());
         for (int i = 0; i < 10; i++) {
             route("promoted-" + i, "trade.executed");
         }
