@@ -171,6 +171,17 @@ class TrialsApiTest {
             assertNull(record(answer.get("decision_id").asText()).get("trial"));
         }
 
+        // ... and /metrics shows the trial's figures labelled by arm
+        String metrics = send("GET", "/metrics", null).body();
+        JsonNode last = ok(200, send("GET", "/v1/trials/" + id, null));
+        for (String arm : new String[] {"live", "candidate"}) {
+            assertTrue(metrics.contains("signalman_trial_decisions_total{arm=\"" + arm + "\"} "
+                    + (double) last.get("arms").get(arm).get("decisions").asLong()), arm + " in\n" + metrics);
+            assertTrue(metrics.contains("signalman_trial_answered_total{arm=\"" + arm + "\"} "
+                    + (double) last.get("arms").get(arm).get("answered").asLong()), arm + " in\n" + metrics);
+        }
+        assertTrue(metrics.contains("signalman_trial_divergences_total " + (double) last.get("diverged").asLong()), metrics);
+
         // A stopped trial may still be aborted (and then it is over)
         JsonNode aborted = ok(200, send("POST", "/v1/trials/" + id + "/abort", Json.object().put("reason", "sent trades astray")));
         assertEquals("aborted", aborted.get("state").asText());
