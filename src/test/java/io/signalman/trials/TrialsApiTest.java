@@ -56,14 +56,24 @@ class TrialsApiTest {
     @TempDir
     static Path dir;
     private static Server server;
+    private static ServerConfig config;
     private static String base;
 
     @BeforeAll
     static void start() throws Exception {
         Path rules = TestBundles.copyOfRules(dir);
         TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken(TOKEN));
+        config = ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
+                .withData(dir.resolve("data")).withAdminToken(TOKEN);
+        restart();
+    }
+
+    /** The server (again) on the same folders: a trial is durable state. */
+    private static void restart() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        server = Server.start(config);
         base = "http://127.0.0.1:" + server.port();
     }
 
@@ -276,6 +286,34 @@ class TrialsApiTest {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(401, anonymous.statusCode());
         assertEquals("aborted", ok(200, send("POST", "/v1/trials/" + id + "/abort", null)).get("state").asText());
+    }
+
+    @Test
+    @Order(5)
+    void aRestartResumesATrialBesideTheSameLiveRulesAndOtherwiseEndsItSayingWhy() throws Exception {
+        String draft = draftWith(text -> text + "// tried across restarts\n");
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 50)))
+                .get("id").asText();
+
+        // When the server restarts with the same live rules, the trial runs on, as it was
+        restart();
+        JsonNode resumed = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals("running", resumed.get("state").asText());
+        assertEquals(50, resumed.get("percent").asDouble());
+        assertTrue(resumed.get("events").toString().contains("resumed after a restart"), resumed.get("events").toString());
+        assertTrue(server.trials().runningHere());
+        assertEquals(id, record(route("after-restart", "trade.executed").get("decision_id").asText()).get("trial").get("id").asText());
+
+        // When it restarts on other live rules, the trial is ended at start, saying why: never silently live
+        Path file = config.rules().resolve(ROUTING);
+        Files.writeString(file, Files.readString(file) + "// changed while stopped\n");
+        restart();
+        JsonNode ended = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals("stopped", ended.get("state").asText());
+        assertTrue(ended.get("stop_reason").asText().startsWith("the server restarted and its live rules are"),
+                ended.get("stop_reason").asText());
+        assertFalse(server.trials().runningHere());
+        assertNull(record(route("after-second-restart", "trade.executed").get("decision_id").asText()).get("trial"));
     }
 
     private static void assertRefused(HttpResponse<String> r, String field) throws Exception {
