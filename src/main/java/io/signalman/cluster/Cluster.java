@@ -10,7 +10,6 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryLoader;
 import io.signalman.state.SharedAnswers;
-import io.signalman.state.StateStores;
 import io.vertx.core.VertxOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -92,12 +91,6 @@ public final class Cluster {
     public VertxOptions configure(VertxOptions options) {
         options.getEventBusOptions().setHost(config.host()).setPort(0).setClusterPublicHost(config.host());
         return options;
-    }
-
-    /** Cluster-wide state stores; usable once the clustered Vert.x has started (the member joined). */
-    public StateStores stores() {
-        HazelcastInstance hz = hazelcast();
-        return new StateStores(name -> new HazelcastStateStore<>(hz.getMap(STATE_MAPS + name), StateCodec.forStore(name)));
     }
 
     /** Cluster-wide stores with retention and the cap; usable once joined. */

@@ -2,6 +2,7 @@ package io.signalman.fsm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Collector;
@@ -53,7 +54,7 @@ public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
     }
 
     @Override
-    public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+    public ReferenceData loadReference(PackFiles files) throws BundleException {
         byte[] bytes = files.get(MachineFile.FILE);
         if (bytes == null) {
             throw new BundleException(new BundleError(MachineFile.FILE, 0, 0, "the fsm pack needs " + MachineFile.FILE

@@ -2,6 +2,7 @@ package io.signalman.signals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.Decision;
@@ -51,7 +52,7 @@ public final class SignalsPack implements DecisionPack<SignalStep, SignalDecisio
     }
 
     @Override
-    public ReferenceData loadReference(Map<String, byte[]> files) {
+    public ReferenceData loadReference(PackFiles files) {
         return ReferenceData.NONE;
     }
 
