@@ -80,6 +80,12 @@ public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecisi
         return new Route();
     }
 
+    /** A canary buckets by the sending agent ({@code envelope.from_agent}): one sender, one arm. */
+    @Override
+    public String trialKey(BrokerMessage message, RouteDecision live) {
+        return message.envelope() == null || message.envelope().fromAgent() == null ? "" : message.envelope().fromAgent();
+    }
+
     /** Routes one message. Blocking: call it from a worker thread. */
     @Override
     public Decision<RouteDecision> decide(RuleBundle bundle, BrokerMessage message, boolean explain) {

@@ -103,7 +103,8 @@ public final class Cluster {
         return new HazelcastAnswers(hazelcast().getMap(ANSWERS));
     }
 
-    HazelcastInstance hazelcast() {
+    /** The member's Hazelcast instance, once joined: for what the members share beyond state (a live trial). */
+    public HazelcastInstance hazelcast() {
         HazelcastInstance hz = manager.getHazelcastInstance();
         if (hz == null) {
             throw new IllegalStateException("the cluster has not been joined yet");

@@ -96,6 +96,15 @@ public final class DispatchPack implements DecisionPack<InboundMessage, Dispatch
         return reference.as(DispatchReference.class).rules().warnings();
     }
 
+    /**
+     * A canary buckets by the session key the live rules give the message: one session, one arm.
+     * The key is itself decided (the agent is part of it), so it is the live rules' key.
+     */
+    @Override
+    public String trialKey(InboundMessage message, DispatchDecision live) {
+        return live.sessionKey();
+    }
+
     /** Dispatches one inbound message. Blocking: call it from a worker thread. */
     @Override
     public Decision<DispatchDecision> decide(RuleBundle bundle, InboundMessage message, boolean explain) {

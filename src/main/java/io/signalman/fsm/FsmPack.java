@@ -95,6 +95,12 @@ public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
         return new Transit();
     }
 
+    /** A canary buckets by the instance: one instance, one arm, for its whole life. */
+    @Override
+    public String trialKey(FsmStep step, FsmOutcome live) {
+        return step.instance() == null ? "" : step.instance();
+    }
+
     /** Decides what an action does to an instance in a given state. Pure; blocking. */
     @Override
     public Decision<FsmOutcome> decide(RuleBundle bundle, FsmStep step, boolean explain) {

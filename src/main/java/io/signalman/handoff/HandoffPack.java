@@ -61,6 +61,12 @@ public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome
         return new Step();
     }
 
+    /** A canary buckets by the conversation: one conversation, one arm, for its whole life. */
+    @Override
+    public String trialKey(TurnInput in, HandoffOutcome live) {
+        return in.conversationId() == null ? "" : in.conversationId();
+    }
+
     /** Decides one turn from the state it found. Blocking: call it from a worker thread. */
     @Override
     public Decision<HandoffOutcome> decide(RuleBundle bundle, TurnInput in, boolean explain) {

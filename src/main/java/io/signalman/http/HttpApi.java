@@ -50,6 +50,8 @@ public final class HttpApi extends VerticleBase {
     private final ClusterView cluster;
     /** The analysts' workbench, mounted from above (app): http knows it only as routes. */
     private ApiModule workbench;
+    /** Live trials' endpoints, when the server runs trials. */
+    private ApiModule trials;
     private final Metrics metrics;
     private final Readiness readiness;
     /** Open connections on the public listener, shown as {@code signalman_connections_open}. */
@@ -71,6 +73,12 @@ public final class HttpApi extends VerticleBase {
     /** Serves the analysts' workbench too: on the admin listener when there is one, else here. */
     public HttpApi withWorkbench(ApiModule w) {
         this.workbench = w;
+        return this;
+    }
+
+    /** Serves the live trials' endpoints (admin) too. */
+    public HttpApi withTrials(io.signalman.trials.Trials t) {
+        this.trials = new TrialsApi(t);
         return this;
     }
 
@@ -117,6 +125,9 @@ public final class HttpApi extends VerticleBase {
     private void adminRoutes(Router router, Api api) {
         router.post("/v1/rules/reload").handler(api::adminGate).handler(ctx -> reload(ctx, api));
         ApiModules.ALL.forEach(m -> m.adminRoutes(router, api));
+        if (trials != null) {
+            trials.adminRoutes(router, api);
+        }
     }
 
     /**

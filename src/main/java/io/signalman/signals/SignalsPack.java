@@ -66,6 +66,12 @@ public final class SignalsPack implements DecisionPack<SignalStep, SignalDecisio
         return new RouteAction();
     }
 
+    /** A canary buckets by the agent the signal is for: one agent, one arm. */
+    @Override
+    public String trialKey(SignalStep step, SignalDecision live) {
+        return step.agent() == null ? "" : step.agent();
+    }
+
     /** Routes one signal, given the agent's FSM state. Pure; blocking. */
     @Override
     public Decision<SignalDecision> decide(RuleBundle bundle, SignalStep step, boolean explain) {

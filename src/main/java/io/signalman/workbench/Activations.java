@@ -52,8 +52,16 @@ final class Activations {
     }
 
     /** Blocking (compile, replay, gate): a worker thread. */
+    ObjectNode activate(BundleFiles candidate, String kind, String source, String who, String note, boolean acceptGolden) {
+        return activate(candidate, kind, source, who, note, acceptGolden, null);
+    }
+
+    /**
+     * The same, the record also carrying {@code trial} (a live trial's id and figures) when the
+     * candidate goes live from one. Blocking: a worker thread.
+     */
     synchronized ObjectNode activate(BundleFiles candidate, String kind, String source, String who, String note,
-                                     boolean acceptGolden) {
+                                     boolean acceptGolden, ObjectNode trial) {
         if (note == null || note.isBlank()) {
             throw new WorkbenchException(400, "note_required", "an activation needs a note saying what changes and why");
         }
@@ -101,6 +109,9 @@ final class Activations {
         rec.put("new_revision", loaded.revision());
         rec.set("diff", diff);
         rec.set("impact", summary(golden));
+        if (trial != null) {
+            rec.set("trial", trial);
+        }
         return log.append(rec);
     }
 
