@@ -34,6 +34,9 @@ public final class TestBundles {
     public static final Path LIVE_RULES = Path.of("rules");
     /** The analysts' live golden history. */
     public static final Path LIVE_FIXTURES = Path.of("replay-fixtures");
+    /** A broker message the seed routes to VP Trading and keeps in memory: the tests' ordinary decision. */
+    public static final String TRADE_EXECUTED = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
+            + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
 
     private static RuleBundle shipped;
     private static RuleBundle live;

@@ -1,5 +1,6 @@
 package io.signalman.cluster;
 
+import com.hazelcast.map.EntryLoader.MetadataAwareValue;
 import com.hazelcast.map.EntryStore;
 import java.nio.ByteBuffer;
 import java.sql.PreparedStatement;
@@ -28,7 +29,7 @@ import java.util.function.Predicate;
  * row: a claim is a {@code putIfAbsent}, which Hazelcast answers from the database first on a
  * miss. Called on Hazelcast's threads (blocking).
  */
-final class PostgresEntryStore<V> implements EntryStore<String, V> {
+final class PostgresEntryStore<V> extends PostgresRows<MetadataAwareValue<V>> implements EntryStore<String, V> {
 
     /** How a map's values become bytes and back, and which of them are written at all. */
     record Codec<V>(Function<V, byte[]> write, Function<byte[], V> read, Predicate<V> kept) {
@@ -52,8 +53,6 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
      */
     static final long LOAD_MARGIN_MILLIS = 5_000;
 
-    private final StateDatabase db;
-    private final String store;
     private final Codec<V> codec;
     private final boolean preload;
 
@@ -62,15 +61,9 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
      *                otherwise an entry is loaded when a key is missed, so memory holds what is used
      */
     PostgresEntryStore(StateDatabase db, String store, Codec<V> codec, boolean preload) {
-        this.db = db;
-        this.store = store;
+        super(db, "signalman_expiring", store);
         this.codec = codec;
         this.preload = preload;
-    }
-
-    @Override
-    public void store(String key, MetadataAwareValue<V> value) {
-        storeAll(Map.of(key, value));
     }
 
     @Override
@@ -87,21 +80,6 @@ final class PostgresEntryStore<V> implements EntryStore<String, V> {
                     ps.setBytes(3, codec.write().apply(value.getValue()));
                     ps.setTimestamp(4, expires == MetadataAwareValue.NO_TIME_SET ? null : new Timestamp(expires));
                 });
-    }
-
-    @Override
-    public void delete(String key) {
-        deleteAll(List.of(key));
-    }
-
-    @Override
-    public void deleteAll(Collection<String> keys) {
-        db.deleteRows("signalman_expiring", store, keys);
-    }
-
-    @Override
-    public MetadataAwareValue<V> load(String key) {
-        return loadAll(List.of(key)).get(key);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.signalman.cluster;
 
-import com.hazelcast.map.MapStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -16,19 +15,10 @@ import java.util.Map;
  * a cluster that starts again loads every entry back. Rows are keyed by (store, id); the value is
  * the map's own string, so versions (compare-and-set) survive too. Called on Hazelcast's threads.
  */
-final class PostgresMapStore implements MapStore<String, String> {
-
-    private final StateDatabase db;
-    private final String store;
+final class PostgresMapStore extends PostgresRows<String> {
 
     PostgresMapStore(StateDatabase db, String store) {
-        this.db = db;
-        this.store = store;
-    }
-
-    @Override
-    public void store(String key, String value) {
-        storeAll(Map.of(key, value));
+        super(db, "signalman_state", store);
     }
 
     @Override
@@ -36,21 +26,6 @@ final class PostgresMapStore implements MapStore<String, String> {
         db.upsertRows("INSERT INTO signalman_state (store, id, value, changed_at) VALUES (?, ?, ?, now())"
                 + " ON CONFLICT (store, id) DO UPDATE SET value = excluded.value, changed_at = now()", store, entries.entrySet(),
                 (ps, value) -> ps.setString(3, value));
-    }
-
-    @Override
-    public void delete(String key) {
-        deleteAll(List.of(key));
-    }
-
-    @Override
-    public void deleteAll(Collection<String> keys) {
-        db.deleteRows("signalman_state", store, keys);
-    }
-
-    @Override
-    public String load(String key) {
-        return loadAll(List.of(key)).get(key);
     }
 
     @Override

@@ -1,14 +1,11 @@
 package io.signalman.http;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.decisions.LogLine;
 import io.signalman.engine.Ulid;
 import io.signalman.json.Json;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
-import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,21 +75,6 @@ final class Responses {
      * named {@code error}: microseconds on the event loop, for a counter with a precise label.
      */
     private static String errorCode(byte[] body) {
-        try (JsonParser p = Json.MAPPER.getFactory().createParser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                if ("error".equals(name) && value == JsonToken.VALUE_STRING) {
-                    return p.getText();
-                }
-                p.skipChildren();
-            }
-        } catch (IOException e) {
-            return null;
-        }
-        return null;
+        return Json.topLevelString(body, "error");
     }
 }

@@ -4,6 +4,7 @@ import io.signalman.cluster.ClusterConfig;
 import io.signalman.decisionlog.FsyncPolicy;
 import io.signalman.state.StateConfig;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * How a server runs. {@code adminToken} may be null (admin endpoints then refuse everything);
@@ -80,74 +81,122 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
 
     /** Binds the public port to {@code h} ({@code serve --host}). */
     public ServerConfig withHost(String h) {
-        return new ServerConfig(h, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.host = h);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.port = p);
     }
 
     public ServerConfig withRules(Path r) {
-        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.rules = r);
     }
 
     public ServerConfig withFixtures(Path f) {
-        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.fixtures = f);
     }
 
     public ServerConfig withAdminToken(String token) {
-        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.adminToken = token);
     }
 
     public ServerConfig withData(Path d) {
-        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.data = d);
     }
 
     public ServerConfig withBlockedWarnMs(long ms) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.blockedWarnMs = ms);
     }
 
     public ServerConfig withWorkers(int n) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.workers = n);
     }
 
     public ServerConfig withLimits(RequestLimits l) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.limits = l);
     }
 
     public ServerConfig withBodyLimit(long bytes) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bytes, workers, fsync, logQueue, blockedWarnMs, limits,
-                adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.bodyLimit = bytes);
     }
 
     /** Serves the admin endpoints on {@code host:port} only (the public port answers them 404). */
     public ServerConfig withAdminListener(String adminHost, int adminPort) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, new AdminListener(adminHost, adminPort), cluster, state, acceptDataLoss);
+        return with(copy -> copy.adminListener = new AdminListener(adminHost, adminPort));
     }
 
     /** Joins the cluster {@code c} describes. */
     public ServerConfig withCluster(ClusterConfig c) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, c, state, acceptDataLoss);
+        return with(copy -> copy.cluster = c);
     }
 
     /** Keeps state as {@code s} says (durable or not, retention, cap, PostgreSQL). */
     public ServerConfig withState(StateConfig s) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, s, acceptDataLoss);
+        return with(copy -> copy.state = s);
     }
 
     /** Forces writes as {@code f} says (decision log and state alike). */
     public ServerConfig withFsync(FsyncPolicy f) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, f, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, state, acceptDataLoss);
+        return with(copy -> copy.fsync = f);
     }
 
     /** Starts on a data directory that is not whole, going on without what is missing ({@code --accept-data-loss}). */
     public ServerConfig withAcceptDataLoss(boolean accept) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, state, accept);
+        return with(copy -> copy.acceptDataLoss = accept);
+    }
+
+    /**
+     * The one copy the withers above make, each changing one component: a component added to the
+     * record is carried over here, not in every wither.
+     */
+    private ServerConfig with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** Every component of a configuration, to change one before {@link #build()}. */
+    private static final class Copy {
+        private String host;
+        private int port;
+        private Path rules;
+        private Path fixtures;
+        private Path data;
+        private String adminToken;
+        private long bodyLimit;
+        private int workers;
+        private FsyncPolicy fsync;
+        private int logQueue;
+        private long blockedWarnMs;
+        private RequestLimits limits;
+        private AdminListener adminListener;
+        private ClusterConfig cluster;
+        private StateConfig state;
+        private boolean acceptDataLoss;
+
+        Copy(ServerConfig from) {
+            host = from.host;
+            port = from.port;
+            rules = from.rules;
+            fixtures = from.fixtures;
+            data = from.data;
+            adminToken = from.adminToken;
+            bodyLimit = from.bodyLimit;
+            workers = from.workers;
+            fsync = from.fsync;
+            logQueue = from.logQueue;
+            blockedWarnMs = from.blockedWarnMs;
+            limits = from.limits;
+            adminListener = from.adminListener;
+            cluster = from.cluster;
+            state = from.state;
+            acceptDataLoss = from.acceptDataLoss;
+        }
+
+        ServerConfig build() {
+            return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
+                    blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        }
     }
 
     public Path decisionsDir() {

@@ -3,6 +3,7 @@ package io.signalman.json;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -109,6 +110,30 @@ public final class Json {
             throw new InputException(path(e), e.getOriginalMessage());
         } catch (JsonProcessingException e) {
             throw new InputException("", e.getOriginalMessage());
+        }
+    }
+
+    /**
+     * The first top-level field named {@code field} of a JSON object, when it is a string; else
+     * null (not an object, no such field, another type, or not JSON: the real parse reports that).
+     * Streams the top level only and skips nested values, so it costs a fraction of a real parse.
+     */
+    public static String topLevelString(byte[] json, String field) {
+        try (JsonParser p = MAPPER.getFactory().createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals(name)) {
+                    return value == JsonToken.VALUE_STRING ? p.getText() : null;
+                }
+                p.skipChildren();
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -1,6 +1,5 @@
 package io.signalman.bench;
 
-import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.broker.BrokerMessage;
 import io.signalman.broker.OrgChart;
@@ -8,30 +7,18 @@ import io.signalman.broker.ReferenceRouter;
 import io.signalman.broker.RouteDecision;
 import io.signalman.engine.Decision;
 import io.signalman.engine.RuleBundle;
+import io.signalman.packs.Packs;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The broker's decision path in process, with rules_fired collected (as every decision is), next
  * to the seed's hand-written if-chain over the same messages: the floor to compare with.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class BrokerBench {
+public class BrokerBench extends PerCallBench {
 
     private RuleBundle bundle;
     private ReferenceRouter ifChain;

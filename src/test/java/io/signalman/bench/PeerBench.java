@@ -6,7 +6,6 @@ import io.signalman.broker.OrgChart;
 import io.signalman.broker.RouteDecision;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.jeasy.rules.api.Facts;
 import org.jeasy.rules.api.Rules;
 import org.jeasy.rules.api.RulesEngine;
@@ -14,15 +13,8 @@ import org.jeasy.rules.api.RulesEngineParameters;
 import org.jeasy.rules.core.DefaultRulesEngine;
 import org.jeasy.rules.mvel.MVELRule;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A rules engine a user might pick instead, in the same run: the broker's rules
@@ -31,13 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * per decision with Signalman's {@code BrokerBench.drlDecision} and the hand-written if-chain.
  * {@link #decide} is also what the test of this benchmark checks against the seed's router.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class PeerBench {
+public class PeerBench extends PerCallBench {
 
     /** The message as MVEL reads it: bean getters. */
     public record Msg(String from, String priority, String type, String subtype) {

@@ -1,31 +1,23 @@
 package io.signalman.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.decisionlog.DecisionLog;
 import io.signalman.decisionlog.FsyncPolicy;
+import io.signalman.decisions.Decisions;
 import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Engine;
-import io.signalman.decisions.Decisions;
 import io.signalman.json.Json;
+import io.signalman.packs.Packs;
 import io.signalman.replay.ReplayGate;
 import io.signalman.state.StateStores;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Everything a worker does for one {@code POST /v1/broker/route} between the HTTP stack's body
@@ -35,13 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code make bench}, it says how much of a request's cost is Signalman's and how much the
  * HTTP stack's.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 4, time = 2)
-@Fork(1)
-public class RequestPathBench {
+public class RequestPathBench extends PerCallBench {
 
     private DecisionLog log;
     private Decisions decisions;

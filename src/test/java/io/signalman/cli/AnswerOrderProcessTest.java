@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.Await;
 import io.signalman.json.Json;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,8 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AnswerOrderProcessTest {
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     private static final String START = "{\"action\": \"start\"}";
 
     @TempDir
@@ -94,8 +88,7 @@ class AnswerOrderProcessTest {
             Await.until(Duration.ofSeconds(30), "the write to " + prefix + "* to be held", () -> server.printed(
                     "holding a write to " + prefix));
             assertFalse(action.isDone(), "the client was answered while a write of its request was held");
-            server.process().destroyForcibly();
-            server.waitFor(Duration.ofSeconds(30));
+            server.kill();
             assertTrue(action.handle((r, e) -> e != null).get(), "the client got an answer from a killed server");
         } finally {
             Files.deleteIfExists(hold);
@@ -103,19 +96,7 @@ class AnswerOrderProcessTest {
     }
 
     private static HttpResponse<String> send(int port, String method, String path, String body, String key) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-            b.header("idempotency-key", key);
-        }
-        try {
-            return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ChildHttp.send(ChildHttp.request(port, method, path, body, key).timeout(Duration.ofSeconds(60)),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -155,16 +155,6 @@ class ClusterRestartTest {
     }
 
     private static HttpResponse<String> send(int port, String method, String path, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30))
-                .header("content-type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        try {
-            return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ChildHttp.send(HTTP, ChildHttp.request(port, method, path, body, null), HttpResponse.BodyHandlers.ofString());
     }
 }

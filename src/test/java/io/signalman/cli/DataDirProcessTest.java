@@ -29,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DataDirProcessTest {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final String MESSAGE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
-            + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
+    private static final String MESSAGE = TestBundles.TRADE_EXECUTED;
 
     @TempDir
     Path dir;

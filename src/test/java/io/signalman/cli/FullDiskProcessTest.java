@@ -11,9 +11,6 @@ import io.signalman.datadir.Verify;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,12 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FullDiskProcessTest {
 
-    private static final String MESSAGE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
-            + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
+    private static final String MESSAGE = TestBundles.TRADE_EXECUTED;
     private static final String TURN = "{\"agent\": \"triage\", \"response\": \"noted\", \"tool_calls\": 0}";
     private static final String REVIEW = "{\"action\": \"review\", \"payload\": {\"quality\": 0.5}}";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     Path dir;
@@ -236,19 +230,6 @@ class FullDiskProcessTest {
     }
 
     private static HttpResponse<String> send(int port, String method, String path, String body, String key) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-            b.header("idempotency-key", key);
-        }
-        try {
-            return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ChildHttp.send(ChildHttp.request(port, method, path, body, key), HttpResponse.BodyHandlers.ofString());
     }
 }

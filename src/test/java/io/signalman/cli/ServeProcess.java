@@ -123,6 +123,12 @@ final class ServeProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process without warning (kill -9) and waits until it is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        waitFor(Duration.ofSeconds(30));
+    }
+
     /** Waits for the process to exit and returns its exit code. */
     int waitFor(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -13,8 +13,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -47,10 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ServeProcessTest {
 
     private static final String ROUTE = "/v1/broker/route";
-    private static final String MESSAGE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
-            + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final String MESSAGE = TestBundles.TRADE_EXECUTED;
 
     @TempDir
     Path data;
@@ -170,8 +165,7 @@ class ServeProcessTest {
                 Await.until(Duration.ofSeconds(60), "some load to be decided", () -> ok.get() >= 30);
 
                 // When it is killed without warning mid-load
-                server.process().destroyForcibly();
-                server.waitFor(Duration.ofSeconds(30));
+                server.kill();
             } finally {
                 stop.set(true);
                 clients.shutdown();
@@ -252,19 +246,10 @@ class ServeProcessTest {
     }
 
     private static HttpResponse<String> send(int port, String method, String path, String body, String token) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b = ChildHttp.request(port, method, path, body, null);
         if (token != null) {
             b.header("authorization", "Bearer " + token);
         }
-        try {
-            return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ChildHttp.send(b, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

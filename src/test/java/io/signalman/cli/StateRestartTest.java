@@ -9,9 +9,6 @@ import io.signalman.Await;
 import io.signalman.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,9 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --fsync always}, where the decision log and the state must agree record for record.
  */
 class StateRestartTest {
-
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     Path data;
@@ -169,8 +163,7 @@ class StateRestartTest {
             try {
                 Await.until(Duration.ofSeconds(90), "some load to be answered", () -> ok.get() >= 200);
                 // When the server is killed without warning mid-load
-                server.process().destroyForcibly();
-                server.waitFor(Duration.ofSeconds(30));
+                server.kill();
             } finally {
                 stop.set(true);
                 pool.shutdown();
@@ -263,19 +256,6 @@ class StateRestartTest {
     }
 
     private static HttpResponse<byte[]> send(int port, String method, String path, String body, String key) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-            b.header("idempotency-key", key);
-        }
-        try {
-            return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ChildHttp.send(ChildHttp.request(port, method, path, body, key), HttpResponse.BodyHandlers.ofByteArray());
     }
 }

@@ -5,7 +5,6 @@ import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.json.Json;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -20,8 +19,6 @@ final class ContractServer implements AutoCloseable {
     static final String TOKEN = "contract-test-token";
     static final String FSM_ID = "contract-fsm";
     static final String CONVERSATION_ID = "contract-c1";
-
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     final Server server;
     final Contract contract;
@@ -62,7 +59,7 @@ final class ContractServer implements AutoCloseable {
         }
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
-            return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return HttpCalls.CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -13,8 +13,6 @@ import io.signalman.app.Server;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -22,10 +20,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every request has a deadline, proven with the deliberately slow rules of
@@ -36,25 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 class DeadlineTest {
 
     private static final long DEADLINE_MS = 300;
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @TempDir
-    static Path tmp;
-
-    private static Server server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = Server.start(TestBundles.seedServer().withRules(Brake.rules(tmp)).withFixtures(tmp.resolve("none"))
-                .withData(tmp.resolve("data")).withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)), Brake.packs());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(DeadlineTest::start);
 
     @Test
     void aRunawayRuleIsHaltedAtTheDeadlineWith503AndTheServerKeepsDecidingCorrectly() throws Exception {
@@ -66,7 +46,7 @@ class DeadlineTest {
             // Then the client gets 503 deadline_exceeded with Retry-After
             assertDeadlineExceeded(r);
             // and the worker comes back: the rules were halted, not left to fire for a minute
-            Await.until(Duration.ofSeconds(10), "the runaway evaluation to be halted", () -> server.inFlight() == 0);
+            Await.until(Duration.ofSeconds(10), "the runaway evaluation to be halted", () -> server.server().inFlight() == 0);
             long fired = Brake.crawled() - before;
             assertTrue(fired > 0 && fired < 10_000, "halted before the firing bound, after " + fired + " firings");
             long afterHalt = Brake.crawled();
@@ -83,9 +63,9 @@ class DeadlineTest {
     void aWorkerStuckInAConditionStillAnswers503AndItsLateDecisionIsNeitherReturnedNorLogged() throws Exception {
         // Given a condition that blocks its worker until the test opens the gate
         Brake.close();
-        long logged = server.decisionLog().written();
+        long logged = server.server().decisionLog().written();
         try {
-            CompletableFuture<HttpResponse<String>> held = CLIENT.sendAsync(request(message("test.held")),
+            CompletableFuture<HttpResponse<String>> held = HttpCalls.CLIENT.sendAsync(request(message("test.held")),
                     HttpResponse.BodyHandlers.ofString());
 
             // When the deadline passes, the client is answered while the worker is still stuck
@@ -96,12 +76,12 @@ class DeadlineTest {
             Brake.open();
         }
         // Then, once it finishes, its late decision is thrown away: nothing more in the log
-        Await.until(Duration.ofSeconds(10), "the held evaluation to finish", () -> server.inFlight() == 0);
+        Await.until(Duration.ofSeconds(10), "the held evaluation to finish", () -> server.server().inFlight() == 0);
         HttpResponse<String> ok = post(message("misc.hello"));
         assertEquals(200, ok.statusCode(), ok.body());
         String id = Json.parse(ok.body()).get("decision_id").asText();
-        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> server.decisionLog().written() >= logged + 1);
-        assertEquals(logged + 1, server.decisionLog().written(), "only the on-time decision " + id + " is logged");
+        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> server.server().decisionLog().written() >= logged + 1);
+        assertEquals(logged + 1, server.server().decisionLog().written(), "only the on-time decision " + id + " is logged");
     }
 
     @Test
@@ -109,7 +89,7 @@ class DeadlineTest {
         // Given a worker held by a rule long past the deadline
         Brake.close();
         try {
-            CompletableFuture<HttpResponse<String>> held = CLIENT.sendAsync(request(message("test.held")),
+            CompletableFuture<HttpResponse<String>> held = HttpCalls.CLIENT.sendAsync(request(message("test.held")),
                     HttpResponse.BodyHandlers.ofString());
             HttpResponse<String> answer = held.get(20, TimeUnit.SECONDS);
 
@@ -140,7 +120,7 @@ class DeadlineTest {
         ReplyException reply = assertInstanceOf(ReplyException.class, e.getCause());
         assertEquals(503, reply.failureCode());
         assertTrue(reply.getMessage().contains("deadline_exceeded"), reply.getMessage());
-        Await.until(Duration.ofSeconds(10), "the runaway evaluation to be halted", () -> server.inFlight() == 0);
+        Await.until(Duration.ofSeconds(10), "the runaway evaluation to be halted", () -> server.server().inFlight() == 0);
     }
 
     private static void assertDeadlineExceeded(HttpResponse<String> r) throws Exception {
@@ -157,14 +137,14 @@ class DeadlineTest {
     }
 
     private static HttpRequest request(String body) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/broker/route"))
+        return HttpRequest.newBuilder(server.uri("/v1/broker/route"))
                 .timeout(Duration.ofSeconds(20)).header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
     private static HttpResponse<String> get(String path) {
         try {
-            return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            return HttpCalls.CLIENT.send(HttpRequest.newBuilder(server.uri(path))
                     .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -180,6 +160,11 @@ class DeadlineTest {
     }
 
     private static HttpResponse<String> post(String body) throws Exception {
-        return CLIENT.send(request(body), HttpResponse.BodyHandlers.ofString());
+        return HttpCalls.CLIENT.send(request(body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Server start(Path tmp) throws Exception {
+        return Server.start(TestBundles.seedServer().withRules(Brake.rules(tmp)).withFixtures(tmp.resolve("none"))
+                .withData(tmp.resolve("data")).withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)), Brake.packs());
     }
 }

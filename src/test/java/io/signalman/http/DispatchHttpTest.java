@@ -1,5 +1,8 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.assertRefusedNaming;
+import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -7,31 +10,23 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.signalman.TestBundles;
-import io.signalman.app.Server;
-import io.signalman.json.InputException;
+import io.signalman.http.HttpCalls.BadField;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * {@code POST /v1/dispatch} and the {@code signalman.dispatch} address against a
@@ -40,30 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
 class DispatchHttpTest {
 
     private static final String DISPATCH = "/v1/dispatch";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @TempDir
-    static Path data;
-
-    private static Server server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = Server.start(TestBundles.seedServer().withData(data).withBlockedWarnMs(200));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.seed();
 
     // ---- seed 004's examples --------------------------------------------------------------------
 
     @Test
     void theTelegramSupportGroupGoesToSupportOverHttp() {
-        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"account\": \"\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"},"
+        JsonNode d = ok(server.post(DISPATCH, "{\"channel\": \"telegram\", \"account\": \"\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"},"
                 + " \"sender\": \"U1\", \"message\": \"my order is late\"}"));
 
         assertEquals("support", d.get("agent_id").asText());
@@ -77,7 +57,7 @@ class DispatchHttpTest {
 
     @Test
     void slackMentionsInWorkspaceT001GoToSupportOverHttp() {
-        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"Slack\", \"space\": {\"type\": \"workspace\", \"id\": \"T001\"},"
+        JsonNode d = ok(server.post(DISPATCH, "{\"channel\": \"Slack\", \"space\": {\"type\": \"workspace\", \"id\": \"T001\"},"
                 + " \"chat\": {\"type\": \"channel\", \"id\": \"C42\"}, \"sender\": \"U2\", \"mentioned\": true, \"message\": \"@bot help\"}"));
 
         assertEquals("support", d.get("agent_id").asText());
@@ -87,7 +67,7 @@ class DispatchHttpTest {
 
     @Test
     void theResponseCarriesSessionPolicyKeyAndModel() throws Exception {
-        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"u9\", \"message\": \"```go\\nx\\n```\","
+        JsonNode d = ok(server.post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"u9\", \"message\": \"```go\\nx\\n```\","
                 + " \"history\": [{\"role\": \"user\"}, {\"role\": \"assistant\", \"tool_calls\": 2}]}"));
 
         assertEquals("default", d.get("matched_by").asText());
@@ -106,16 +86,16 @@ class DispatchHttpTest {
 
     @Test
     void identityLinkedSendersShareASessionKeyOverHttp() {
-        String key1 = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"555\"}")).get("session_key").asText();
-        String key2 = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"Alice@Example.com\"}")).get("session_key").asText();
+        String key1 = ok(server.post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"555\"}")).get("session_key").asText();
+        String key2 = ok(server.post(DISPATCH, "{\"channel\": \"telegram\", \"sender\": \"Alice@Example.com\"}")).get("session_key").asText();
         assertEquals(key1, key2);
     }
 
     @Test
     void theSessionScopeShowsWhyTwoIdentityLinkedMessagesShareASession() throws Exception {
         // Given two ids of one person, linked in config.json as vip-alice, in two telegram chats
-        JsonNode a = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": \"7\"}, \"sender\": \"555\"}"));
-        JsonNode b = ok(post(DISPATCH, "{\"channel\": \"Telegram\", \"chat\": {\"id\": \"8\"}, \"sender\": \"Alice@Example.com\"}"));
+        JsonNode a = ok(server.post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": \"7\"}, \"sender\": \"555\"}"));
+        JsonNode b = ok(server.post(DISPATCH, "{\"channel\": \"Telegram\", \"chat\": {\"id\": \"8\"}, \"sender\": \"Alice@Example.com\"}"));
 
         // Then both carry the same scope: the VIP rule keeps only the sender, after identity links
         JsonNode want = Json.parse("{\"agent\": \"concierge\", \"channel\": \"telegram\", \"account\": \"default\","
@@ -124,7 +104,7 @@ class DispatchHttpTest {
         assertEquals(want, b.get("session_scope"));
         assertEquals(a.get("session_key"), b.get("session_key"));
         // And a stranger in the same chat gets the chat in its scope (the config's dimensions)
-        JsonNode c = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": \"7\"}, \"sender\": \"u-9\"}"));
+        JsonNode c = ok(server.post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": \"7\"}, \"sender\": \"u-9\"}"));
         assertEquals(Json.parse("{\"agent\": \"assistant\", \"channel\": \"telegram\", \"account\": \"default\","
                 + " \"chat\": \"direct:7\", \"topic\": \"\", \"sender\": \"u-9\"}"), c.get("session_scope"), c.toString());
     }
@@ -134,8 +114,8 @@ class DispatchHttpTest {
         // Given the community guild's rule: one session per chat, whoever writes
         String base = "{\"channel\": \"discord\", \"space\": {\"type\": \"guild\", \"id\": \"g-community\"},"
                 + " \"chat\": {\"type\": \"channel\", \"id\": \"c1\"}, \"sender\": \"%s\"}";
-        JsonNode one = ok(post(DISPATCH + "?explain=true", String.format(base, "u1")));
-        JsonNode other = ok(post(DISPATCH, String.format(base, "u2")));
+        JsonNode one = ok(server.post(DISPATCH + "?explain=true", String.format(base, "u1")));
+        JsonNode other = ok(server.post(DISPATCH, String.format(base, "u2")));
 
         // Then the scope has no sender, which is why two members share one session
         assertEquals(Json.parse("{\"agent\": \"community\", \"channel\": \"discord\", \"account\": \"default\","
@@ -146,7 +126,7 @@ class DispatchHttpTest {
 
     @Test
     void aCjkMessageIsCountedPerCharacterOverHttp() {
-        JsonNode d = ok(post(DISPATCH, "{\"channel\": \"telegram\", \"message\": \"" + "我想了解一下这个系统".repeat(6) + "\"}"));
+        JsonNode d = ok(server.post(DISPATCH, "{\"channel\": \"telegram\", \"message\": \"" + "我想了解一下这个系统".repeat(6) + "\"}"));
         assertEquals(60, d.get("model").get("features").get("token_estimate").asInt());
         assertEquals(0.15, d.get("model").get("score").asDouble());
         assertTrue(d.get("model").get("light").asBoolean());
@@ -154,7 +134,7 @@ class DispatchHttpTest {
 
     @Test
     void explainListsTheDispatchRulesInFiringOrder() {
-        JsonNode d = ok(post(DISPATCH + "?explain=true", "{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"}}"));
+        JsonNode d = ok(server.post(DISPATCH + "?explain=true", "{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"id\": \"-100123\"}}"));
         JsonNode explain = d.get("explain");
         assertEquals("the VIP customer goes to the concierge from any channel", explain.get(0).get("rule").asText());
         assertEquals("not-matched", explain.get(0).get("status").asText());
@@ -163,48 +143,38 @@ class DispatchHttpTest {
 
     @Test
     void everyDispatchIsWrittenToTheDecisionLog() throws Exception {
-        ok(post(DISPATCH, "{\"id\": \"logged-dispatch\", \"channel\": \"line\"}"));
-        server.close();
+        ok(server.post(DISPATCH, "{\"id\": \"logged-dispatch\", \"channel\": \"line\"}"));
+        server.server().close();
         List<String> lines = new ArrayList<>();
-        try (Stream<Path> files = Files.list(data.resolve("decisions"))) {
+        try (Stream<Path> files = Files.list(server.dir().resolve("decisions"))) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 lines.addAll(Files.readAllLines(p));
             }
         }
-        server = Server.start(TestBundles.seedServer().withData(data).withBlockedWarnMs(200));
+        server.restart();
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"logged-dispatch\"") && l.contains("\"endpoint\":\"/v1/dispatch\"")
                 && l.contains("\"pack\":\"dispatch\"")));
     }
 
     // ---- errors: 400 naming the field path -------------------------------------------------------
 
-    @Test
-    void anUnknownFieldIs400NamingItsPath() {
-        JsonNode e = error(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"idd\": \"1\"}}"), 400);
-        assertEquals("chat.idd", e.get("details").get("field").asText());
-    }
+    private static final List<BadField> BAD_FIELDS = List.of(
+            new BadField("an unknown field", "{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"idd\": \"1\"}}",
+                    "chat.idd"),
+            new BadField("a missing channel", "{\"sender\": \"u1\"}", "channel"),
+            new BadField("a wrong type", "{\"channel\": \"telegram\", \"chat\": {\"id\": -100123}}", "chat.id"),
+            new BadField("a bad history role (named by its index)",
+                    "{\"channel\": \"telegram\", \"history\": [{\"role\": \"user\"}, {\"role\": \"robot\"}]}", "history[1].role"));
 
-    @Test
-    void aMissingChannelIs400NamingChannel() {
-        JsonNode e = error(post(DISPATCH, "{\"sender\": \"u1\"}"), 400);
-        assertEquals("channel", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void aWrongTypeIs400NamingItsPath() {
-        JsonNode e = error(post(DISPATCH, "{\"channel\": \"telegram\", \"chat\": {\"id\": -100123}}"), 400);
-        assertEquals("chat.id", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void aBadHistoryRoleIs400NamingItsIndex() {
-        JsonNode e = error(post(DISPATCH, "{\"channel\": \"telegram\", \"history\": [{\"role\": \"user\"}, {\"role\": \"robot\"}]}"), 400);
-        assertEquals("history[1].role", e.get("details").get("field").asText());
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("BAD_FIELDS")
+    void aBadFieldIs400NamingItsPath(BadField c) {
+        assertRefusedNaming(server.post(DISPATCH, c.body()), c.field());
     }
 
     @Test
     void malformedJsonIs400() {
-        assertEquals("malformed_json", error(post(DISPATCH, "{\"channel\": "), 400).get("error").asText());
+        assertEquals("malformed_json", error(server.post(DISPATCH, "{\"channel\": "), 400).get("error").asText());
     }
 
     // ---- the event bus --------------------------------------------------------------------------
@@ -228,35 +198,8 @@ class DispatchHttpTest {
 
     // ---- helpers --------------------------------------------------------------------------------
 
-    private static HttpResponse<String> post(String path, String body) {
-        try {
-            return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                    .header("content-type", "application/json").timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static JsonNode json(HttpResponse<String> response, int status) {
-        assertEquals(status, response.statusCode(), () -> "body: " + response.body());
-        try {
-            return Json.parse(response.body());
-        } catch (InputException e) {
-            throw new AssertionError("response is not JSON: " + response.body(), e);
-        }
-    }
-
     private static JsonNode ok(HttpResponse<String> response) {
         return json(response, 200);
     }
 
-    private static JsonNode error(HttpResponse<String> response, int status) {
-        JsonNode e = json(response, status);
-        assertTrue(e.get("error").isTextual() && e.get("message").isTextual(), e.toString());
-        return e;
-    }
 }

@@ -10,15 +10,12 @@ import io.signalman.RuleDropper;
 import io.signalman.RuleDropper.RuleRef;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A pack whose rules were all removed still decides: its files keep their
@@ -28,27 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmptyPackHttpTest {
 
-    @TempDir
-    static Path tmp;
-
-    private static Server server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(tmp);
-        Set<RuleRef> every = RuleDropper.rules(rules).stream().collect(Collectors.toSet());
-        RuleDropper.drop(rules, every);
-        RuleDropper.dropScenarios(rules);
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(tmp.resolve("none"))
-                .withData(tmp.resolve("data")));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(EmptyPackHttpTest::start);
 
     @Test
     void aSignalsPackWithNoRoutesAnswersUnroutedNot500() {
@@ -100,7 +78,16 @@ class EmptyPackHttpTest {
     }
 
     private static java.net.http.HttpResponse<String> post(String path, String body) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        return send(HttpRequest.newBuilder(server.uri(path))
                 .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static Server start(Path tmp) throws Exception {
+        Path rules = TestBundles.copyOfRules(tmp);
+        Set<RuleRef> every = RuleDropper.rules(rules).stream().collect(Collectors.toSet());
+        RuleDropper.drop(rules, every);
+        RuleDropper.dropScenarios(rules);
+        return Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(tmp.resolve("none"))
+                .withData(tmp.resolve("data")));
     }
 }

@@ -1,27 +1,25 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.decisionRecords;
 import static io.signalman.http.HttpCalls.error;
 import static io.signalman.http.HttpCalls.json;
+import static io.signalman.http.HttpCalls.post;
 import static io.signalman.http.HttpCalls.send;
+import static io.signalman.http.HttpCalls.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,11 +29,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,24 +46,8 @@ class FsmHttpTest {
     private static final String ADMIN_TOKEN = "test-admin-token";
     private static final AtomicInteger IDS = new AtomicInteger();
 
-    // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
-
-    @TempDir
-    static Path data;
-
-    private static Server server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = start(data);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(FsmHttpTest::start);
 
     // ---- machine review-flow (seed 002) -------------------------------------------------------
 
@@ -75,7 +55,7 @@ class FsmHttpTest {
     void creatingAnInstanceReturns201WithItsSnapshotInTheInitialState() {
         String id = "review-" + IDS.incrementAndGet();
 
-        JsonNode s = json(post(server, INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"review-flow\"}"), 201);
+        JsonNode s = json(server.post(INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"review-flow\"}"), 201);
 
         assertEquals("fsm", s.get("type").asText());
         assertEquals("review-flow", s.get("machine").asText());
@@ -135,7 +115,7 @@ class FsmHttpTest {
         String id = fresh("review-flow");
         actOk(id, "start", null);
 
-        JsonNode d = json(post(server, actions(id), "{\"action\": \"review\"}"), 200);
+        JsonNode d = json(server.post(actions(id), "{\"action\": \"review\"}"), 200);
 
         assertMoved(d, "running", "revising", "a review below the quality bar goes back for revision");
     }
@@ -164,7 +144,7 @@ class FsmHttpTest {
         actOk(id, "start", null);
 
         // When it is started again
-        JsonNode e = json(post(server, actions(id), "{\"action\": \"start\"}"), 409);
+        JsonNode e = json(server.post(actions(id), "{\"action\": \"start\"}"), 409);
 
         // Then it is refused with the state, the action and the valid actions, sorted
         assertEquals("invalid_transition", e.get("error").asText());
@@ -179,7 +159,7 @@ class FsmHttpTest {
     void anUnknownActionIsAnInvalidTransition() {
         String id = fresh("review-flow");
 
-        JsonNode e = json(post(server, actions(id), "{\"action\": \"launch\"}"), 409);
+        JsonNode e = json(server.post(actions(id), "{\"action\": \"launch\"}"), 409);
 
         assertEquals("invalid_transition", e.get("error").asText());
         assertEquals("idle", e.get("current_state").asText());
@@ -193,7 +173,7 @@ class FsmHttpTest {
         actOk(id, "start", null);
         actOk(id, "finish", null);
 
-        JsonNode e = json(post(server, actions(id), "{\"action\": \"restart\"}"), 409);
+        JsonNode e = json(server.post(actions(id), "{\"action\": \"restart\"}"), 409);
 
         assertEquals("invalid_transition", e.get("error").asText());
         assertEquals(List.of(), strings(e.get("valid_actions")));
@@ -207,7 +187,7 @@ class FsmHttpTest {
         String id = fresh("transaction");
         actOk(id, "begin", null);
 
-        JsonNode e = json(post(server, actions(id), "{\"action\": \"commit\", \"payload\": {\"approved\": false}}"), 409);
+        JsonNode e = json(server.post(actions(id), "{\"action\": \"commit\", \"payload\": {\"approved\": false}}"), 409);
 
         assertEquals("guard_rejected", e.get("error").asText());
         assertEquals("processing", e.get("current_state").asText());
@@ -222,7 +202,7 @@ class FsmHttpTest {
         String id = fresh("transaction");
         actOk(id, "begin", null);
 
-        JsonNode e = json(post(server, actions(id), "{\"action\": \"commit\"}"), 409);
+        JsonNode e = json(server.post(actions(id), "{\"action\": \"commit\"}"), 409);
 
         assertEquals("guard_rejected", e.get("error").asText());
         assertEquals("processing", state(id));
@@ -252,7 +232,7 @@ class FsmHttpTest {
 
     @Test
     void theMachinesListNamesBothMachinesWithInitialStateStatesAndActions() {
-        JsonNode list = json(get(MACHINES), 200);
+        JsonNode list = json(server.get(MACHINES), 200);
 
         assertTrue(list.isArray(), list.toString());
         JsonNode review = machine(list, "review-flow");
@@ -267,7 +247,7 @@ class FsmHttpTest {
 
     @Test
     void aMachinesTableHasEveryTransitionWithItsGuardAndSalienceAndAMermaidDiagram() {
-        JsonNode m = json(get(MACHINES + "/review-flow"), 200);
+        JsonNode m = json(server.get(MACHINES + "/review-flow"), 200);
 
         JsonNode rows = m.get("transitions");
         assertEquals(5, rows.size(), rows.toString());
@@ -305,7 +285,7 @@ class FsmHttpTest {
 
     @Test
     void theTransactionTableHasOnlyAGuardedCommit() {
-        JsonNode rows = json(get(MACHINES + "/transaction"), 200).get("transitions");
+        JsonNode rows = json(server.get(MACHINES + "/transaction"), 200).get("transitions");
 
         List<JsonNode> commits = StreamSupport.stream(rows.spliterator(), false)
                 .filter(r -> r.get("action").asText().equals("commit")).toList();
@@ -316,7 +296,7 @@ class FsmHttpTest {
 
     @Test
     void anUnknownMachineIs404() {
-        JsonNode e = error(get(MACHINES + "/no-such-machine"), 404);
+        JsonNode e = error(server.get(MACHINES + "/no-such-machine"), 404);
 
         assertEquals("unknown_machine", e.get("error").asText());
     }
@@ -325,12 +305,12 @@ class FsmHttpTest {
 
     @Test
     void readingAnUnknownInstanceIs404() {
-        error(get(INSTANCES + "/never-created"), 404);
+        error(server.get(INSTANCES + "/never-created"), 404);
     }
 
     @Test
     void actingOnAnUnknownInstanceIs404() {
-        error(post(server, actions("never-created"), "{\"action\": \"start\"}"), 404);
+        error(server.post(actions("never-created"), "{\"action\": \"start\"}"), 404);
     }
 
     @Test
@@ -338,10 +318,10 @@ class FsmHttpTest {
         String id = fresh("review-flow");
         actOk(id, "start", null);
 
-        JsonNode e = error(post(server, INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"transaction\"}"), 409);
+        JsonNode e = error(server.post(INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"transaction\"}"), 409);
 
         assertEquals("instance_exists", e.get("error").asText());
-        JsonNode s = json(get(INSTANCES + "/" + id), 200);
+        JsonNode s = json(server.get(INSTANCES + "/" + id), 200);
         assertEquals("review-flow", s.get("machine").asText());
         assertEquals("running", s.get("current_state").asText());
         assertEquals(id, s.get("id").asText(), "GET names the instance as create does");
@@ -349,14 +329,14 @@ class FsmHttpTest {
 
     @Test
     void creatingAnInstanceOfAnUnknownMachineIs422() {
-        JsonNode e = error(post(server, INSTANCES, "{\"id\": \"orphan-" + IDS.incrementAndGet() + "\", \"machine\": \"nope\"}"), 422);
+        JsonNode e = error(server.post(INSTANCES, "{\"id\": \"orphan-" + IDS.incrementAndGet() + "\", \"machine\": \"nope\"}"), 422);
 
         assertEquals("unknown_machine", e.get("error").asText());
     }
 
     @Test
     void creatingWithoutAMachineIsRefusedNamingTheField() {
-        JsonNode e = error(post(server, INSTANCES, "{\"id\": \"no-machine\"}"), 400);
+        JsonNode e = error(server.post(INSTANCES, "{\"id\": \"no-machine\"}"), 400);
 
         assertEquals("machine", e.get("details").get("field").asText());
     }
@@ -365,7 +345,7 @@ class FsmHttpTest {
     void anActionBodyWithAnUnknownFieldIsRefusedNamingIt() {
         String id = fresh("review-flow");
 
-        JsonNode e = error(post(server, actions(id), "{\"action\": \"start\", \"paylod\": {}}"), 400);
+        JsonNode e = error(server.post(actions(id), "{\"action\": \"start\", \"paylod\": {}}"), 400);
 
         assertEquals("paylod", e.get("details").get("field").asText());
         assertEquals("idle", state(id));
@@ -560,7 +540,7 @@ class FsmHttpTest {
     /** A new instance of {@code machine} with an id no other test uses. */
     private static String fresh(String machine) {
         String id = machine + "-" + IDS.incrementAndGet();
-        json(post(server, INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"" + machine + "\"}"), 201);
+        json(server.post(INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"" + machine + "\"}"), 201);
         return id;
     }
 
@@ -574,11 +554,11 @@ class FsmHttpTest {
 
     private static JsonNode actOk(String id, String action, String payloadJson) {
         String body = "{\"action\": \"" + action + "\"" + (payloadJson == null ? "" : ", \"payload\": " + payloadJson) + "}";
-        return json(post(server, actions(id), body), 200);
+        return json(server.post(actions(id), body), 200);
     }
 
     private static String state(String id) {
-        JsonNode s = json(get(INSTANCES + "/" + id), 200);
+        JsonNode s = json(server.get(INSTANCES + "/" + id), 200);
         assertEquals("fsm", s.get("type").asText(), s.toString());
         return s.get("current_state").asText();
     }
@@ -602,7 +582,7 @@ class FsmHttpTest {
     private static List<HttpResponse<String>> concurrently(String id, int n, java.util.function.IntFunction<String> action) {
         List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + actions(id)))
+            HttpRequest request = HttpRequest.newBuilder(server.uri(actions(id)))
                     .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"action\": \"" + action.apply(i) + "\"}")).build();
             sent.add(HttpCalls.CLIENT.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
@@ -625,13 +605,8 @@ class FsmHttpTest {
                 .findFirst().orElseThrow(() -> new AssertionError(rule + " is not in " + rows));
     }
 
-    private static HttpResponse<String> post(Server to, String path, String body) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.port() + path))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
     private static HttpResponse<String> put(String id, String body, String token) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + INSTANCES + "/" + id))
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.uri(INSTANCES + "/" + id))
                 .header("content-type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body));
         if (token != null) {
             b.header("authorization", "Bearer " + token);
@@ -639,31 +614,4 @@ class FsmHttpTest {
         return send(b);
     }
 
-    private static HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET());
-    }
-
-    private static List<String> strings(JsonNode array) {
-        assertNotNull(array, "expected an array");
-        assertTrue(array.isArray(), "expected an array, got " + array);
-        return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
-    }
-
-    private static List<JsonNode> decisionRecords(Path dir) throws IOException {
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
-        }
-        List<JsonNode> records = new ArrayList<>();
-        for (Path f : files) {
-            for (String line : Files.readAllLines(f)) {
-                try {
-                    records.add(Json.parse(line));
-                } catch (InputException e) {
-                    throw new AssertionError(f + " has a line that is not JSON: " + line, e);
-                }
-            }
-        }
-        return records;
-    }
 }

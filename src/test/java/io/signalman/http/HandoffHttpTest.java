@@ -1,5 +1,8 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.post;
+import static io.signalman.http.HttpCalls.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,22 +15,16 @@ import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.BundleException;
 import io.signalman.json.Json;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Handoff conversations over HTTP against a real server on a free loopback port: the
@@ -37,24 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 class HandoffHttpTest {
 
     private static final String BASE = "/v1/handoff/conversations";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @TempDir
-    static Path data;
-
-    private static Server server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = Server.start(TestBundles.seedServer().withData(data).withBlockedWarnMs(200));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.seed();
 
     @Test
     void theExamRunsThroughBothParallelGroupsToTheReportersDone() {
@@ -119,7 +101,7 @@ class HandoffHttpTest {
         assertEquals(5, limit.get("max_handoffs").asInt());
         assertEquals(409, turn(id, "triage", "[TECH]", 0).statusCode());
 
-        JsonNode fresh = parse(post(BASE + "/" + id + "/user-input", "{\"text\": \"still broken\"}").body());
+        JsonNode fresh = parse(server.post(BASE + "/" + id + "/user-input", "{\"text\": \"still broken\"}").body());
         assertEquals(0, fresh.get("handoff_count").asInt());
         assertEquals("triage", fresh.get("current_agent").asText());
         assertEquals(1, turnOk(id, "triage", "[TECH]", 0).get("handoff_count").asInt());
@@ -141,7 +123,7 @@ class HandoffHttpTest {
         turnOk(id, "triage", "[  tech ]", 0);
         assertNext(turnOk(id, "tech", "Please send the logs.", 0), "pause", "tech");
         assertEquals(409, turn(id, "tech", "still here", 0).statusCode());
-        JsonNode resumed = parse(post(BASE + "/" + id + "/user-input", "{}").body());
+        JsonNode resumed = parse(server.post(BASE + "/" + id + "/user-input", "{}").body());
         assertEquals("tech", resumed.get("current_agent").asText());
         assertNext(turnOk(id, "tech", "Found it. [FIXED]", 0), "agent", "closer");
     }
@@ -171,11 +153,11 @@ class HandoffHttpTest {
 
     @Test
     void aSignalRoutingToAnUnknownAgentIsRefusedAtStartWithItsFileAndLine() throws Exception {
-        Path rules = TestBundles.copyOfRules(Files.createTempDirectory(data, "unknown-target"));
+        Path rules = TestBundles.copyOfRules(Files.createTempDirectory(server.dir(), "unknown-target"));
         TestBundles.edit(rules.resolve("handoff/support.drl"), "decide.route($said, \"billing\")",
                 "decide.route($said, \"unknown_agent\")");
         BundleException e = assertThrows(BundleException.class, () -> Server.start(TestBundles.seedServer()
-                .withRules(rules).withData(data.resolve("refused"))));
+                .withRules(rules).withData(server.dir().resolve("refused"))));
         assertTrue(e.errors().stream().anyMatch(err -> err.file().equals("handoff/support.drl") && err.line() > 0
                 && err.message().contains("\"unknown_agent\"")), e.errors().toString());
     }
@@ -187,7 +169,7 @@ class HandoffHttpTest {
         HttpResponse<String> r = turn("no-such-conversation", "teacher", "[QUESTION]", 0);
         assertEquals(404, r.statusCode());
         assertEquals("conversation_not_found", parse(r.body()).get("error").asText());
-        assertEquals(404, post(BASE + "/no-such/user-input", "{}").statusCode());
+        assertEquals(404, server.post(BASE + "/no-such/user-input", "{}").statusCode());
     }
 
     @Test
@@ -206,7 +188,7 @@ class HandoffHttpTest {
 
     @Test
     void anUnknownCrewIs422UnknownCrewAsAnUnknownMachineIs() {
-        JsonNode e = error(post(BASE, "{\"crew\": \"nope\"}"), 422);
+        JsonNode e = error(server.post(BASE, "{\"crew\": \"nope\"}"), 422);
 
         assertEquals("unknown_crew", e.get("error").asText());
         assertTrue(e.get("message").asText().contains("exam"), "names the crews that exist: " + e);
@@ -214,28 +196,25 @@ class HandoffHttpTest {
 
     @Test
     void badRequestsAre400NamingTheField() {
-        assertEquals("crew", error(post(BASE, "{}"), 400).at("/details/field").asText());
-        assertEquals("id", error(post(BASE, "{\"crew\": \"exam\", \"id\": \"a b\"}"), 400).at("/details/field").asText());
+        assertEquals("crew", error(server.post(BASE, "{}"), 400).at("/details/field").asText());
+        assertEquals("id", error(server.post(BASE, "{\"crew\": \"exam\", \"id\": \"a b\"}"), 400).at("/details/field").asText());
         String id = create("exam", null);
-        assertEquals("tool_calls", error(post(BASE + "/" + id + "/turns",
+        assertEquals("tool_calls", error(server.post(BASE + "/" + id + "/turns",
                 "{\"agent\": \"teacher\", \"response\": \"x\", \"tool_calls\": -1}"), 400).at("/details/field").asText());
-        assertEquals("response", error(post(BASE + "/" + id + "/turns", "{\"agent\": \"teacher\"}"), 400)
+        assertEquals("response", error(server.post(BASE + "/" + id + "/turns", "{\"agent\": \"teacher\"}"), 400)
                 .at("/details/field").asText());
-        assertEquals("malformed_json", error(post(BASE + "/" + id + "/turns", "{"), 400).get("error").asText());
-        error(post(BASE + "/" + id + "/turns", "{\"agent\": \"teacher\", \"response\": \"\", \"extra\": 1}"), 400);
-        assertEquals(409, post(BASE, "{\"crew\": \"exam\", \"id\": \"" + id + "\"}").statusCode());
+        assertEquals("malformed_json", error(server.post(BASE + "/" + id + "/turns", "{"), 400).get("error").asText());
+        error(server.post(BASE + "/" + id + "/turns", "{\"agent\": \"teacher\", \"response\": \"\", \"extra\": 1}"), 400);
+        assertEquals(409, server.post(BASE, "{\"crew\": \"exam\", \"id\": \"" + id + "\"}").statusCode());
     }
 
     @Test
     void everyTurnIsLoggedWithTheStateItWasDecidedFrom() throws Exception {
         // A server of its own: closing it is what flushes its decision log
-        Path own = Files.createTempDirectory(data, "logged");
+        Path own = Files.createTempDirectory(server.dir(), "logged");
         try (Server one = Server.start(TestBundles.seedServer().withData(own))) {
-            String url = "http://127.0.0.1:" + one.port() + BASE;
-            send(HttpRequest.newBuilder(URI.create(url)).header("content-type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"crew\": \"exam\", \"id\": \"logged\"}")));
-            send(HttpRequest.newBuilder(URI.create(url + "/logged/turns")).header("content-type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"agent\": \"teacher\", \"response\": \"[QUESTION]\"}")));
+            post(one, BASE, "{\"crew\": \"exam\", \"id\": \"logged\"}");
+            post(one, BASE + "/logged/turns", "{\"agent\": \"teacher\", \"response\": \"[QUESTION]\"}");
         }
         List<DecisionRecord> records = new ArrayList<>();
         try (Stream<Path> files = Files.list(own.resolve("decisions"))) {
@@ -298,7 +277,7 @@ class HandoffHttpTest {
     // ---- helpers --------------------------------------------------------------------------------------
 
     private static String create(String crew, String id) {
-        HttpResponse<String> r = post(BASE, "{\"crew\": \"" + crew + "\"" + (id == null ? "" : ", \"id\": \"" + id + "\"") + "}");
+        HttpResponse<String> r = server.post(BASE, "{\"crew\": \"" + crew + "\"" + (id == null ? "" : ", \"id\": \"" + id + "\"") + "}");
         assertEquals(201, r.statusCode(), r.body());
         JsonNode n = parse(r.body());
         assertEquals(0, n.get("handoff_count").asInt());
@@ -307,7 +286,7 @@ class HandoffHttpTest {
 
     private static HttpResponse<String> turn(String id, String agent, String response, int tools) {
         ObjectBody b = new ObjectBody(agent, response, tools);
-        return post(BASE + "/" + id + "/turns", b.json());
+        return server.post(BASE + "/" + id + "/turns", b.json());
     }
 
     private record ObjectBody(String agent, String response, int tools) {
@@ -323,13 +302,8 @@ class HandoffHttpTest {
     }
 
     private static JsonNode getOk(String id) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(uri(BASE + "/" + id)).GET());
+        HttpResponse<String> r = server.get(BASE + "/" + id);
         assertEquals(200, r.statusCode(), r.body());
-        return parse(r.body());
-    }
-
-    private static JsonNode error(HttpResponse<String> r, int status) {
-        assertEquals(status, r.statusCode(), r.body());
         return parse(r.body());
     }
 
@@ -340,12 +314,6 @@ class HandoffHttpTest {
         }
     }
 
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
-    }
-
     private static JsonNode parse(String text) {
         try {
             return Json.parse(text);
@@ -354,20 +322,4 @@ class HandoffHttpTest {
         }
     }
 
-    private static URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + server.port() + path);
-    }
-
-    private static HttpResponse<String> post(String path, String body) {
-        return send(HttpRequest.newBuilder(uri(path)).header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
-        try {
-            return CLIENT.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
 }

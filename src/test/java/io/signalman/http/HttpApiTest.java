@@ -1,7 +1,13 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.assertRefusedNaming;
+import static io.signalman.http.HttpCalls.decisionRecords;
 import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.fieldNames;
+import static io.signalman.http.HttpCalls.firedRuleNames;
 import static io.signalman.http.HttpCalls.json;
+import static io.signalman.http.HttpCalls.statusOf;
+import static io.signalman.http.HttpCalls.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -12,16 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.json.InputException;
+import io.signalman.http.HttpCalls.BadField;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,12 +31,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * The HTTP API and the event-bus address against a real server on a free
@@ -47,169 +49,95 @@ class HttpApiTest {
     private static final String BATCH = "/v1/broker/route:batch";
     private static final String BROKER_FILE = "broker/routing.drl";
 
-    // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
-
-    @TempDir
-    static Path data;
-
-    private static Server server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = start(data);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.seed();
 
     // ---- every shipped rule, over HTTP ----------------------------------------------
 
-    @Test
-    void criticalTradeMessageGoesToOpenclawAndKnoxOverHttp() {
-        // Given a critical message, when it is routed
-        JsonNode d = routeOk(message("foresight", "critical", "event", "trade.failed"));
+    /**
+     * A message and the whole decision a shipped rule makes for it: the deciding rule, the
+     * recipients, whether it is stored or turned into an escalation, and the priority override
+     * ({@code null}: none).
+     */
+    private record Routed(String why, String message, String rule, List<String> primary, List<String> fanOut,
+            boolean stored, boolean escalated, String priorityOverride) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
 
-        // Then openclaw and knox get it, mission-control and sentinel are told, and it is stored
-        assertDecision(d, "critical messages go to openclaw and knox");
-        assertEquals(List.of("openclaw", "knox"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("mission-control", "sentinel"), strings(d.get("fan_out")));
-        assertTrue(d.get("store_in_memory").asBoolean());
-        assertFalse(d.get("converted_to_escalation").asBoolean());
+    private static final List<Routed> SHIPPED_RULES = List.of(
+            new Routed("a critical message goes to openclaw and knox, tells mission-control and sentinel, and is stored",
+                    message("foresight", "critical", "event", "trade.failed"), "critical messages go to openclaw and knox",
+                    List.of("openclaw", "knox"), List.of("mission-control", "sentinel"), true, false, null),
+            new Routed("tool-smith, whose card allows only tool.*, sending a trade execution is escalated to its manager",
+                    message("tool-smith", "normal", "event", "trade.executed"),
+                    "messages outside the sender's authority are escalated to the sender's manager",
+                    List.of("sr-director-tooling"), List.of("mission-control"), true, true, "high"),
+            new Routed("an escalation from foresight goes to VP Trading at high priority and is stored",
+                    message("foresight", "normal", "escalation", "trade.halted"), "escalations go to the sender's manager",
+                    List.of("vp-trading"), List.of("mission-control"), true, false, "high"),
+            new Routed("an executed trade goes to VP Trading, fans out to the CFO and mission-control, and is stored",
+                    message("foresight", "normal", "event", "trade.executed"), "trade messages go to VP Trading",
+                    List.of("vp-trading"), List.of("cfo", "mission-control"), true, false, null),
+            new Routed("a trade entry is routed like a trade but not stored",
+                    message("foresight", "normal", "event", "trade.entry"), "trade messages go to VP Trading",
+                    List.of("vp-trading"), List.of("cfo", "mission-control"), false, false, null),
+            new Routed("a trade report is a trade message, not a report",
+                    message("foresight", "normal", "event", "trade.report"), "trade messages go to VP Trading",
+                    List.of("vp-trading"), List.of("cfo", "mission-control"), false, false, null),
+            new Routed("an InDecision Engine signal reaches every trading agent at high priority",
+                    message("indecision-engine", "normal", "event", "signal.published"),
+                    "InDecision Engine signals go to every trading agent",
+                    List.of("foresight", "sports-agent", "political-agent", "perpetuals-bot"), List.of(), false, false, "high"),
+            new Routed("an offline service goes to VP Engineering and also alerts openclaw",
+                    message("sentinel", "normal", "event", "service.offline"), "offline services go to VP Engineering and alert openclaw",
+                    List.of("vp-engineering"), List.of("sentinel", "mission-control", "openclaw"), false, false, null),
+            new Routed("other service messages go to VP Engineering without alerting openclaw",
+                    message("sentinel", "normal", "event", "service.degraded"), "service messages go to VP Engineering",
+                    List.of("vp-engineering"), List.of("sentinel", "mission-control"), false, false, null),
+            new Routed("published content goes to VP Content and is stored",
+                    message("content-writer", "normal", "event", "content.published"), "content messages go to VP Content",
+                    List.of("vp-content"), List.of("mission-control"), true, false, null),
+            new Routed("a memory commit goes to the memory service only, with no fan-out",
+                    message("memory-service", "normal", "event", "memory.committed"), "memory commits go to the memory service only",
+                    List.of("memory-service"), List.of(), false, false, null),
+            new Routed("a P&L report from foresight goes to VP Trading and the advisory system",
+                    message("foresight", "normal", "event", "pnl.report"),
+                    "reports go to the sender's manager and the advisory system",
+                    List.of("vp-trading"), List.of("advisory-system"), false, false, null),
+            new Routed("tool installed goes to the Sr. Director of Tooling at low priority",
+                    message("tool-smith", "normal", "event", "tool.installed"),
+                    "tool messages go to the Sr. Director of Tooling at low priority",
+                    List.of("sr-director-tooling"), List.of(), false, false, "low"),
+            new Routed("a message from an unknown sender falls back to openclaw and mission-control",
+                    message("stranger", "low", "event", "misc.hello"), "everything else goes to the sender's manager",
+                    List.of("openclaw"), List.of("mission-control"), false, false, null));
+
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("SHIPPED_RULES")
+    void everyShippedBrokerRuleDecidesOverHttp(Routed c) {
+        JsonNode d = routeOk(c.message());
+
+        assertDecision(d, c.rule());
+        assertEquals(c.primary(), strings(d.get("primary_recipients")), "primary recipients: " + d);
+        assertEquals(c.fanOut(), strings(d.get("fan_out")), "fan-out: " + d);
+        assertEquals(c.stored(), d.get("store_in_memory").asBoolean(), "stored: " + d);
+        assertEquals(c.escalated(), d.get("converted_to_escalation").asBoolean(), "converted to an escalation: " + d);
+        if (c.priorityOverride() == null) {
+            assertTrue(d.get("priority_override").isNull(), "no priority override: " + d);
+        } else {
+            assertEquals(c.priorityOverride(), d.get("priority_override").asText(), d.toString());
+        }
     }
 
     @Test
-    void messageOutsideTheSendersAuthorityIsConvertedToAnEscalationOverHttp() {
-        // Given tool-smith, whose card only allows tool.*, sending a trade execution
-        JsonNode d = routeOk(message("tool-smith", "normal", "event", "trade.executed"));
-
-        // Then it becomes an escalation to tool-smith's manager at high priority
-        assertDecision(d, "messages outside the sender's authority are escalated to the sender's manager");
-        assertTrue(d.get("converted_to_escalation").asBoolean());
-        assertEquals(List.of("sr-director-tooling"), strings(d.get("primary_recipients")));
-        assertEquals("high", d.get("priority_override").asText());
-    }
-
-    @Test
-    void escalationFromForesightGoesToVpTradingOverHttp() {
-        JsonNode d = routeOk(message("foresight", "normal", "escalation", "trade.halted"));
-
-        assertDecision(d, "escalations go to the sender's manager");
-        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("mission-control"), strings(d.get("fan_out")));
-        assertEquals("high", d.get("priority_override").asText());
-        assertTrue(d.get("store_in_memory").asBoolean());
-    }
-
-    @Test
-    void executedTradeGoesToVpTradingFansOutToCfoAndMissionControlAndIsStoredOverHttp() {
+    void anExecutedTradeFiresTheDecidingRuleThenTheAdditiveStoreRule() {
         JsonNode d = routeOk(message("foresight", "normal", "event", "trade.executed"));
 
-        assertDecision(d, "trade messages go to VP Trading");
-        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("cfo", "mission-control"), strings(d.get("fan_out")));
-        assertTrue(d.get("store_in_memory").asBoolean());
-        // the deciding rule, then the additive store rule, in firing order
         assertEquals(List.of("trade messages go to VP Trading", "executed and completed trades are kept in memory"),
                 firedRuleNames(d));
-    }
-
-    @Test
-    void tradeEntryIsRoutedLikeATradeButNotStoredOverHttp() {
-        JsonNode d = routeOk(message("foresight", "normal", "event", "trade.entry"));
-
-        assertDecision(d, "trade messages go to VP Trading");
-        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
-        assertFalse(d.get("store_in_memory").asBoolean());
-    }
-
-    @Test
-    void tradeReportIsATradeMessageNotAReportOverHttp() {
-        JsonNode d = routeOk(message("foresight", "normal", "event", "trade.report"));
-
-        assertDecision(d, "trade messages go to VP Trading");
-        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("cfo", "mission-control"), strings(d.get("fan_out")));
-    }
-
-    @Test
-    void indecisionEngineSignalReachesEveryTradingAgentAtHighPriorityOverHttp() {
-        JsonNode d = routeOk(message("indecision-engine", "normal", "event", "signal.published"));
-
-        assertDecision(d, "InDecision Engine signals go to every trading agent");
-        assertEquals(List.of("foresight", "sports-agent", "political-agent", "perpetuals-bot"),
-                strings(d.get("primary_recipients")));
-        assertEquals(List.of(), strings(d.get("fan_out")));
-        assertFalse(d.get("store_in_memory").asBoolean());
-        assertEquals("high", d.get("priority_override").asText());
-    }
-
-    @Test
-    void offlineServiceGoesToVpEngineeringAndAlsoAlertsOpenclawOverHttp() {
-        JsonNode d = routeOk(message("sentinel", "normal", "event", "service.offline"));
-
-        assertDecision(d, "offline services go to VP Engineering and alert openclaw");
-        assertEquals(List.of("vp-engineering"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("sentinel", "mission-control", "openclaw"), strings(d.get("fan_out")));
-    }
-
-    @Test
-    void otherServiceMessagesGoToVpEngineeringWithoutAlertingOpenclawOverHttp() {
-        JsonNode d = routeOk(message("sentinel", "normal", "event", "service.degraded"));
-
-        assertDecision(d, "service messages go to VP Engineering");
-        assertEquals(List.of("vp-engineering"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("sentinel", "mission-control"), strings(d.get("fan_out")));
-    }
-
-    @Test
-    void publishedContentGoesToVpContentAndIsStoredOverHttp() {
-        JsonNode d = routeOk(message("content-writer", "normal", "event", "content.published"));
-
-        assertDecision(d, "content messages go to VP Content");
-        assertEquals(List.of("vp-content"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("mission-control"), strings(d.get("fan_out")));
-        assertTrue(d.get("store_in_memory").asBoolean());
-    }
-
-    @Test
-    void memoryCommitGoesToTheMemoryServiceOnlyWithNoFanOutOverHttp() {
-        JsonNode d = routeOk(message("memory-service", "normal", "event", "memory.committed"));
-
-        assertDecision(d, "memory commits go to the memory service only");
-        assertEquals(List.of("memory-service"), strings(d.get("primary_recipients")));
-        assertEquals(List.of(), strings(d.get("fan_out")));
-    }
-
-    @Test
-    void pnlReportFromForesightGoesToVpTradingAndTheAdvisorySystemOverHttp() {
-        JsonNode d = routeOk(message("foresight", "normal", "event", "pnl.report"));
-
-        assertDecision(d, "reports go to the sender's manager and the advisory system");
-        assertEquals(List.of("vp-trading"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("advisory-system"), strings(d.get("fan_out")));
-    }
-
-    @Test
-    void toolInstalledGoesToTheSeniorDirectorOfToolingAtLowPriorityOverHttp() {
-        JsonNode d = routeOk(message("tool-smith", "normal", "event", "tool.installed"));
-
-        assertDecision(d, "tool messages go to the Sr. Director of Tooling at low priority");
-        assertEquals(List.of("sr-director-tooling"), strings(d.get("primary_recipients")));
-        assertEquals("low", d.get("priority_override").asText());
-    }
-
-    @Test
-    void messageFromAnUnknownSenderFallsBackToOpenclawAndMissionControlOverHttp() {
-        JsonNode d = routeOk(message("stranger", "low", "event", "misc.hello"));
-
-        assertDecision(d, "everything else goes to the sender's manager");
-        assertEquals(List.of("openclaw"), strings(d.get("primary_recipients")));
-        assertEquals(List.of("mission-control"), strings(d.get("fan_out")));
-        assertTrue(d.get("priority_override").isNull());
     }
 
     // ---- explain --------------------------------------------------------------------
@@ -220,7 +148,7 @@ class HttpApiTest {
         String body = message("foresight", "critical", "event", "trade.executed");
 
         // When it is routed with ?explain=true
-        JsonNode d = json(post(ROUTE + "?explain=true", body), 200);
+        JsonNode d = json(server.post(ROUTE + "?explain=true", body), 200);
 
         // Then every broker rule is listed once, with the status it ended with
         JsonNode explain = d.get("explain");
@@ -244,7 +172,7 @@ class HttpApiTest {
         String body = message("foresight", "high", "event", "trade.executed");
 
         // When it is routed with ?explain=true
-        JsonNode explain = json(post(ROUTE + "?explain=true", body), 200).get("explain");
+        JsonNode explain = json(server.post(ROUTE + "?explain=true", body), 200).get("explain");
 
         // Then the critical rule says which constraint failed and what priority was
         JsonNode critical = lineOf(explain, "critical messages go to openclaw and knox");
@@ -262,7 +190,7 @@ class HttpApiTest {
         String rule = "messages outside the sender's authority are escalated to the sender's manager";
         String query = "?explain=true&why_not=" + java.net.URLEncoder.encode(rule, java.nio.charset.StandardCharsets.UTF_8);
 
-        JsonNode whyNot = json(post(ROUTE + query, message("foresight", "high", "event", "trade.executed")), 200)
+        JsonNode whyNot = json(server.post(ROUTE + query, message("foresight", "high", "event", "trade.executed")), 200)
                 .get("why_not");
 
         assertEquals(rule, whyNot.get("rule").asText());
@@ -277,7 +205,7 @@ class HttpApiTest {
 
     @Test
     void whyNotForARuleThePackDoesNotHaveIs422UnknownRule() {
-        JsonNode e = error(post(ROUTE + "?explain=true&why_not=no-such-rule",
+        JsonNode e = error(server.post(ROUTE + "?explain=true&why_not=no-such-rule",
                 message("foresight", "high", "event", "trade.executed")), 422);
 
         assertEquals("unknown_rule", e.get("error").asText());
@@ -295,41 +223,25 @@ class HttpApiTest {
 
     @Test
     void malformedJsonIsRefusedWith400MalformedJson() {
-        JsonNode e = error(post(ROUTE, "{\"envelope\": "), 400);
+        JsonNode e = error(server.post(ROUTE, "{\"envelope\": "), 400);
 
         assertEquals("malformed_json", e.get("error").asText());
     }
 
-    @Test
-    void aNumberWherePriorityTextIsExpectedIsRefusedNamingTheField() {
-        String body = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": 5}, \"type\": \"event\", \"subtype\": \"x.y\"}";
+    private static final List<BadField> BAD_FIELDS = List.of(
+            new BadField("a number where priority text is expected",
+                    "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": 5}, \"type\": \"event\", \"subtype\": \"x.y\"}",
+                    "envelope.priority"),
+            new BadField("an unknown priority value", message("foresight", "urgent", "event", "x.y"), "envelope.priority"),
+            new BadField("an unknown field",
+                    "{\"envelope\": {\"from_agent\": \"x\", \"prority\": \"low\"}, \"type\": \"event\", \"subtype\": \"x.y\"}",
+                    "envelope.prority"),
+            new BadField("a missing envelope", "{\"type\": \"event\", \"subtype\": \"x.y\"}", "envelope"));
 
-        JsonNode e = error(post(ROUTE, body), 400);
-
-        assertEquals("envelope.priority", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void anUnknownPriorityValueIsRefusedNamingTheField() {
-        JsonNode e = error(post(ROUTE, message("foresight", "urgent", "event", "x.y")), 400);
-
-        assertEquals("envelope.priority", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void anUnknownFieldIsRefusedNamingItsPath() {
-        String body = "{\"envelope\": {\"from_agent\": \"x\", \"prority\": \"low\"}, \"type\": \"event\", \"subtype\": \"x.y\"}";
-
-        JsonNode e = error(post(ROUTE, body), 400);
-
-        assertEquals("envelope.prority", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void aMissingEnvelopeIsRefusedNamingTheEnvelope() {
-        JsonNode e = error(post(ROUTE, "{\"type\": \"event\", \"subtype\": \"x.y\"}"), 400);
-
-        assertEquals("envelope", e.get("details").get("field").asText());
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("BAD_FIELDS")
+    void aBadFieldIsRefusedNamingItsPath(BadField c) {
+        assertRefusedNaming(server.post(ROUTE, c.body()), c.field());
     }
 
     @Test
@@ -338,14 +250,14 @@ class HttpApiTest {
         String big = "{\"envelope\": {\"from_agent\": \"foresight\"}, \"type\": \"event\", \"subtype\": \"x.y\", "
                 + "\"payload\": {\"blob\": \"" + "a".repeat(70 * 1024) + "\"}}";
 
-        JsonNode e = error(post(ROUTE, big), 413);
+        JsonNode e = error(server.post(ROUTE, big), 413);
 
         assertEquals("body_too_large", e.get("error").asText());
     }
 
     @Test
     void anUnknownPathIsA404JsonError() {
-        JsonNode e = error(get("/no-such-thing"), 404);
+        JsonNode e = error(server.get("/no-such-thing"), 404);
 
         assertEquals("not_found", e.get("error").asText());
     }
@@ -354,19 +266,19 @@ class HttpApiTest {
     void anUnknownPathUnderV1IsA404JsonErrorWhateverTheMethod() {
         // A path that names nothing is "not found", not "method not allowed": 405 would tell the
         // client the resource exists and only the method is wrong.
-        assertEquals("not_found", error(post("/v1/no-such-thing", message("foresight", "normal", "event", "x.y")), 404)
+        assertEquals("not_found", error(server.post("/v1/no-such-thing", message("foresight", "normal", "event", "x.y")), 404)
                 .get("error").asText());
-        assertEquals("not_found", error(get("/v1/no-such-thing"), 404).get("error").asText());
+        assertEquals("not_found", error(server.get("/v1/no-such-thing"), 404).get("error").asText());
     }
 
     @Test
     void getOnTheRouteEndpointIsA405() {
-        error(get(ROUTE), 405);
+        error(server.get(ROUTE), 405);
     }
 
     @Test
     void aPlainTextBodyIsA415() {
-        error(HttpCalls.send(HttpRequest.newBuilder(uri(ROUTE)).header("content-type", "text/plain")
+        error(HttpCalls.send(HttpRequest.newBuilder(server.uri(ROUTE)).header("content-type", "text/plain")
                 .POST(HttpRequest.BodyPublishers.ofString(message("foresight", "normal", "event", "x.y")))), 415);
     }
 
@@ -378,7 +290,7 @@ class HttpApiTest {
                 + message("tool-smith", "normal", "event", "tool.installed") + ","
                 + message("stranger", "normal", "event", "misc.hello") + "]";
 
-        JsonNode out = json(post(BATCH, body), 200);
+        JsonNode out = json(server.post(BATCH, body), 200);
 
         assertBatchInOrder(out);
     }
@@ -389,7 +301,7 @@ class HttpApiTest {
                 + message("tool-smith", "normal", "event", "tool.installed") + "\n"
                 + message("stranger", "normal", "event", "misc.hello") + "\n";
 
-        JsonNode out = json(HttpCalls.send(HttpRequest.newBuilder(uri(BATCH)).header("content-type", "application/x-ndjson")
+        JsonNode out = json(HttpCalls.send(HttpRequest.newBuilder(server.uri(BATCH)).header("content-type", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(body))), 200);
 
         assertBatchInOrder(out);
@@ -404,7 +316,7 @@ class HttpApiTest {
                 + message("stranger", "normal", "event", "misc.hello") + "]";
 
         // When it is posted
-        JsonNode e = error(post(BATCH, body), 400);
+        JsonNode e = error(server.post(BATCH, body), 400);
 
         // Then the error names the item by its 0-based index, and no rule fired for any item
         String field = e.get("details").get("field").asText();
@@ -416,26 +328,26 @@ class HttpApiTest {
 
     @Test
     void healthIsLive() {
-        json(get("/health"), 200);
+        json(server.get("/health"), 200);
     }
 
     @Test
     void readyReportsTheLoadedRulesRevision() {
-        JsonNode r = json(get("/ready"), 200);
+        JsonNode r = json(server.get("/ready"), 200);
 
         assertTrue(r.get("rules_revision").asText().startsWith("sha256:"));
     }
 
     @Test
     void aServerNotClusteredShowsItselfAloneInTheClusterView() {
-        JsonNode view = json(get("/v1/cluster"), 200);
+        JsonNode view = json(server.get("/v1/cluster"), 200);
 
         assertFalse(view.get("clustered").asBoolean());
         assertTrue(view.get("consistent").asBoolean());
         assertEquals(1, view.get("members").size());
         JsonNode me = view.get("members").get(0);
         assertTrue(me.get("self").asBoolean());
-        assertEquals(json(get("/ready"), 200).get("rules_revision"), me.get("rules_revision"));
+        assertEquals(json(server.get("/ready"), 200).get("rules_revision"), me.get("rules_revision"));
         assertEquals(me.get("rules_revision"), view.get("rules_revision"));
         assertTrue(me.get("http").asText().endsWith(":" + server.port()), me.toString());
     }
@@ -446,7 +358,7 @@ class HttpApiTest {
         routeOk(message("foresight", "normal", "event", "trade.entry"));
 
         // When the rules are listed
-        JsonNode view = json(get("/v1/rules"), 200);
+        JsonNode view = json(server.get("/v1/rules"), 200);
 
         // Then the revision and the 15 broker rules are there, each fully described
         assertTrue(view.get("revision").asText().startsWith("sha256:"));
@@ -512,8 +424,7 @@ class HttpApiTest {
         List<String> ids = new ArrayList<>();
         try (Server second = start(otherData)) {
             for (String body : sent) {
-                ids.add(json(send(second.port(), ROUTE, HttpRequest.newBuilder().header("content-type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))), 200).get("decision_id").asText());
+                ids.add(json(HttpCalls.post(second, ROUTE, body), 200).get("decision_id").asText());
             }
         }
         // (close() is the clean shutdown that flushes the log)
@@ -552,25 +463,8 @@ class HttpApiTest {
                 + "\"type\": \"" + type + "\", \"subtype\": \"" + subtype + "\"}";
     }
 
-    private static URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + server.port() + path);
-    }
-
-    private static HttpResponse<String> post(String path, String body) {
-        return HttpCalls.send(HttpRequest.newBuilder(uri(path)).header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
-    private static HttpResponse<String> get(String path) {
-        return HttpCalls.send(HttpRequest.newBuilder(uri(path)).GET());
-    }
-
-    private static HttpResponse<String> send(int port, String path, HttpRequest.Builder request) {
-        return HttpCalls.send(request.uri(URI.create("http://127.0.0.1:" + port + path)));
-    }
-
     private static JsonNode routeOk(String body) {
-        return json(post(ROUTE, body), 200);
+        return json(server.post(ROUTE, body), 200);
     }
 
     /** The metadata every decision carries, decided by {@code rule}. */
@@ -603,21 +497,6 @@ class HttpApiTest {
         assertEquals(List.of("openclaw"), strings(out.get(2).get("primary_recipients")));
     }
 
-    private static List<String> strings(JsonNode array) {
-        assertTrue(array != null && array.isArray(), "expected an array, got " + array);
-        return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
-    }
-
-    private static List<String> firedRuleNames(JsonNode d) {
-        return StreamSupport.stream(d.get("rules_fired").spliterator(), false).map(f -> f.get("rule").asText()).toList();
-    }
-
-    private static Set<String> fieldNames(JsonNode n) {
-        Set<String> names = new HashSet<>();
-        n.fieldNames().forEachRemaining(names::add);
-        return names;
-    }
-
     private static JsonNode lineOf(JsonNode explain, String rule) {
         for (JsonNode e : explain) {
             if (rule.equals(e.get("rule").asText())) {
@@ -627,11 +506,6 @@ class HttpApiTest {
         throw new AssertionError("no explain line for " + rule + " in " + explain);
     }
 
-    private static String statusOf(JsonNode explain, String rule) {
-        return StreamSupport.stream(explain.spliterator(), false).filter(e -> e.get("rule").asText().equals(rule))
-                .findFirst().orElseThrow(() -> new AssertionError(rule + " is not in explain")).get("status").asText();
-    }
-
     private static List<JsonNode> brokerRules(JsonNode view) {
         return StreamSupport.stream(view.get("rules").spliterator(), false)
                 .filter(r -> r.get("pack").asText().equals("broker")).toList();
@@ -639,29 +513,11 @@ class HttpApiTest {
 
     private static Set<String> brokerRuleNames() {
         Set<String> names = new HashSet<>();
-        brokerRules(json(get("/v1/rules"), 200)).forEach(r -> names.add(r.get("name").asText()));
+        brokerRules(json(server.get("/v1/rules"), 200)).forEach(r -> names.add(r.get("name").asText()));
         return names;
     }
 
     private static long totalBrokerFirings() {
-        return brokerRules(json(get("/v1/rules"), 200)).stream().mapToLong(r -> r.get("fired").asLong()).sum();
-    }
-
-    private static List<JsonNode> decisionRecords(Path dir) throws IOException {
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
-        }
-        List<JsonNode> records = new ArrayList<>();
-        for (Path f : files) {
-            for (String line : Files.readAllLines(f)) {
-                try {
-                    records.add(Json.parse(line));
-                } catch (InputException e) {
-                    throw new AssertionError(f + " has a line that is not JSON: " + line, e);
-                }
-            }
-        }
-        return records;
+        return brokerRules(json(server.get("/v1/rules"), 200)).stream().mapToLong(r -> r.get("fired").asLong()).sum();
     }
 }

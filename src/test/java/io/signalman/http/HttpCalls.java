@@ -4,20 +4,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.app.Server;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * What the HTTP tests share: one client (HTTP/1.1, so the JDK never tries an h2c upgrade), a
  * bounded send, and the checks every response is held to: JSON with the expected status, and
- * for errors the {@code {"error", "message", "details"?}} shape every error has.
+ * for errors the {@code {"error", "message", "details"?}} shape every error has; and the readings
+ * of decisions and of the decision log they share.
  */
 final class HttpCalls {
 
@@ -35,6 +45,12 @@ final class HttpCalls {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A JSON body POSTed to {@code path} on {@code to}, a server a test started of its own. */
+    static HttpResponse<String> post(Server to, String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.port() + path))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     /** The body as JSON, after checking the status and that it says it is JSON. */
@@ -57,5 +73,63 @@ final class HttpCalls {
         Set<String> allowed = Set.of("error", "message", "details");
         e.fieldNames().forEachRemaining(f -> assertTrue(allowed.contains(f), "unexpected key " + f + " in " + e));
         return e;
+    }
+
+    /** A body an endpoint refuses: why (the case's name in reports), the body, and the field path the 400 names. */
+    record BadField(String why, String body, String field) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    /** A 400 {@code invalid_input} whose details name {@code field}, the path of the bad field in the body. */
+    static JsonNode assertRefusedNaming(HttpResponse<String> response, String field) {
+        JsonNode e = error(response, 400);
+        assertEquals("invalid_input", e.get("error").asText(), e.toString());
+        assertEquals(field, e.path("details").path("field").asText(), e.toString());
+        return e;
+    }
+
+    /** The texts of a JSON array, failing when {@code array} is not one. */
+    static List<String> strings(JsonNode array) {
+        assertTrue(array != null && array.isArray(), "expected an array, got " + array);
+        return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    }
+
+    /** The names of the rules a decision fired, in firing order. */
+    static List<String> firedRuleNames(JsonNode d) {
+        return StreamSupport.stream(d.get("rules_fired").spliterator(), false).map(f -> f.get("rule").asText()).toList();
+    }
+
+    static Set<String> fieldNames(JsonNode n) {
+        Set<String> names = new HashSet<>();
+        n.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** The status ({@code fired}, {@code not-matched}, ...) of {@code rule} in an explanation. */
+    static String statusOf(JsonNode explain, String rule) {
+        return StreamSupport.stream(explain.spliterator(), false).filter(e -> e.get("rule").asText().equals(rule))
+                .findFirst().orElseThrow(() -> new AssertionError(rule + " is not in explain")).get("status").asText();
+    }
+
+    /** Every record of the decision log in {@code dir}, file by file in name order, each line checked to be JSON. */
+    static List<JsonNode> decisionRecords(Path dir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
+        }
+        List<JsonNode> records = new ArrayList<>();
+        for (Path f : files) {
+            for (String line : Files.readAllLines(f)) {
+                try {
+                    records.add(Json.parse(line));
+                } catch (InputException e) {
+                    throw new AssertionError(f + " has a line that is not JSON: " + line, e);
+                }
+            }
+        }
+        return records;
     }
 }

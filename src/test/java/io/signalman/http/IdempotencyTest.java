@@ -12,7 +12,6 @@ import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IdempotencyTest {
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final String TEACHER = "{\"agent\": \"teacher\", \"response\": \"Question 1: 2+2? [QUESTION]\", \"tool_calls\": 0}";
 
     @TempDir
@@ -157,11 +155,11 @@ class IdempotencyTest {
         if (key != null) {
             b.header("Idempotency-Key", key);
         }
-        return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return HttpCalls.CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(String path) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        return HttpCalls.CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
                 .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 

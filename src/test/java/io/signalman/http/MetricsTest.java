@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricsTest {
 
     private static final String TOKEN = "metrics-test-token";
-    private static final String TRADE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
-            + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
+    private static final String TRADE = TestBundles.TRADE_EXECUTED;
 
     @TempDir
     Path tmp;

@@ -8,14 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.app.Server;
 import io.signalman.json.Json;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Where the seeds' systems behave differently from what Signalman did, Signalman follows them:
@@ -28,22 +25,8 @@ class PeerFidelityHttpTest {
     private static final String BASE = "/v1/handoff/conversations";
     private static final AtomicInteger IDS = new AtomicInteger();
 
-    @TempDir
-    static Path data;
-
-    private static Server server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withFixtures(data.resolve("none")));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(PeerFidelityHttpTest::start);
 
     // ---- handoff (go-agentic) -------------------------------------------------------------------
 
@@ -173,7 +156,7 @@ class PeerFidelityHttpTest {
     }
 
     private static JsonNode get(String id) {
-        return json(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + BASE + "/" + id)).GET()), 200);
+        return json(send(HttpRequest.newBuilder(server.uri(BASE + "/" + id)).GET()), 200);
     }
 
     private static void assertNext(JsonNode d, String type, String agent) {
@@ -182,7 +165,11 @@ class PeerFidelityHttpTest {
     }
 
     private static java.net.http.HttpResponse<String> post(String path, String body) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        return send(HttpRequest.newBuilder(server.uri(path))
                 .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static Server start(Path data) throws Exception {
+        return Server.start(ServerConfig.defaults().withPort(0).withData(data).withFixtures(data.resolve("none")));
     }
 }

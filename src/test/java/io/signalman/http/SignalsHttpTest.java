@@ -1,8 +1,13 @@
 package io.signalman.http;
 
+import static io.signalman.http.HttpCalls.assertRefusedNaming;
+import static io.signalman.http.HttpCalls.decisionRecords;
 import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.fieldNames;
+import static io.signalman.http.HttpCalls.firedRuleNames;
 import static io.signalman.http.HttpCalls.json;
-import static io.signalman.http.HttpCalls.send;
+import static io.signalman.http.HttpCalls.post;
+import static io.signalman.http.HttpCalls.statusOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,27 +16,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.json.InputException;
+import io.signalman.http.HttpCalls.BadField;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Three-tier signal routing over HTTP and the event bus, against the shipped
@@ -44,96 +43,80 @@ class SignalsHttpTest {
     private static final String INSTANCES = "/v1/fsm/instances";
     private static final Set<String> TIERS = Set.of("strategy", "agent", "plugin");
 
-    // HTTP/1.1 only: the JDK client would otherwise try an h2c upgrade, which is not what is under test.
+    @RegisterExtension
+    static final TestServer server = TestServer.seed();
 
-    @TempDir
-    static Path data;
+    // ---- the agent and plugin tiers, for agents without an FSM ---------------------------------
 
-    private static Server server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = start(data);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
+    /** A signal and the route that decides it: its tier, its action ({@code value} null: none) and the rule. */
+    private record Routed(String why, String body, String tier, String type, String value, String rule) {
+        @Override
+        public String toString() {
+            return why;
         }
     }
 
-    // ---- agent tier: a predicate route over a catch-all ----------------------------------------
+    private static final List<Routed> ROUTED = List.of(
+            new Routed("a reviewer user message with a command transitions to command mode over the catch-all",
+                    signal("reviewer", "user_message", "{\"command\": \"/approve\"}"),
+                    "agent", "transition", "command-mode", "reviewer enters command mode on a command"),
+            new Routed("a reviewer's plain user message continues",
+                    signal("reviewer", "user_message", "{\"text\": \"looks good\"}"),
+                    "agent", "continue", null, "reviewer continues on any other user message"),
+            new Routed("a reviewer user message without a payload fails the command predicate and falls through to the catch-all",
+                    "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"user_message\"}}",
+                    "agent", "continue", null, "reviewer continues on any other user message"),
+            new Routed("an agent with no routes is stopped gracefully by the rate limiter when the budget is exhausted",
+                    signal("summarizer", "user_message", "{\"budget_exhausted\": true}"),
+                    "plugin", "graceful_stop", null, "the rate limiter stops user messages once the budget is exhausted"),
+            new Routed("an agent route beats the plugin route even when the budget is exhausted",
+                    signal("reviewer", "user_message", "{\"budget_exhausted\": true}"),
+                    "agent", "continue", null, "reviewer continues on any other user message"),
+            new Routed("tool results continue by the plugin default", signal("summarizer", "tool_result", "{\"output\": 42}"),
+                    "plugin", "continue", null, "tool results continue by default"),
+            new Routed("a stop for an agent without an FSM stops gracefully by the plugin default", signal("summarizer", "stop", "null"),
+                    "plugin", "graceful_stop", null, "stop signals stop gracefully by default"),
+            new Routed("the reviewer's custom:escalate becomes a custom escalate-to-human action",
+                    signal("reviewer", "custom:escalate", "{}"), "agent", "custom", "escalate-to-human", "reviewer escalates on request"),
+            new Routed("the planner deploys an approved plan", signal("planner", "custom:deploy", "{\"approved\": true}"),
+                    "agent", "transition", "deploying", "planner deploys an approved plan"),
+            new Routed("the planner replans when its timer fires", signal("planner", "timer", "{}"),
+                    "agent", "transition", "replan", "planner replans when its timer fires"),
+            new Routed("the planner continues on user messages", signal("planner", "user_message", "{\"text\": \"add a step\"}"),
+                    "agent", "continue", null, "planner continues on user messages"));
 
-    @Test
-    void reviewerUserMessageWithACommandTransitionsToCommandModeOverTheCatchAll() {
-        JsonNode d = routeOk(signal("reviewer", "user_message", "{\"command\": \"/approve\"}"));
-
-        assertRouted(d, "agent", "transition", "command-mode", "reviewer enters command mode on a command");
-        assertEquals("signals/agents.drl", d.get("rules_fired").get(0).get("file").asText());
+    /** A signal no route matches: 200 with an unrouted decision. */
+    private record Unrouted(String why, String body) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    @Test
-    void reviewerPlainUserMessageContinues() {
-        JsonNode d = routeOk(signal("reviewer", "user_message", "{\"text\": \"looks good\"}"));
+    private static final List<Unrouted> UNROUTED = List.of(
+            new Unrouted("an agent with no routes and budget left (the plugin's predicate fails)",
+                    signal("summarizer", "user_message", "{\"budget_exhausted\": false}")),
+            new Unrouted("an agent with no routes and no budget flag", signal("summarizer", "user_message", "{\"text\": \"hello\"}")),
+            new Unrouted("custom:Stop is not stop, for an agent without a route for it", signal("summarizer", "custom:Stop", "{}")),
+            new Unrouted("custom kind names compare exactly (custom:Escalate)", signal("reviewer", "custom:Escalate", "{}")),
+            new Unrouted("the planner's deploy without approval falls through",
+                    signal("planner", "custom:deploy", "{\"approved\": false}")),
+            new Unrouted("the planner's deploy without a payload falls through",
+                    "{\"agent\": \"planner\", \"signal\": {\"kind\": \"custom:deploy\"}}"));
 
-        assertRouted(d, "agent", "continue", null, "reviewer continues on any other user message");
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("ROUTED")
+    void aSignalIsDecidedByTheRouteOfTheHighestMatchingTier(Routed c) {
+        JsonNode d = routeOk(c.body());
+
+        assertRouted(d, c.tier(), c.type(), c.value(), c.rule());
+        assertEquals("signals/" + c.tier() + "s.drl", d.get("rules_fired").get(0).get("file").asText(), "the deciding rule's file");
     }
 
-    @Test
-    void reviewerUserMessageWithoutAPayloadFallsThroughToTheCatchAll() {
-        // Given no payload at all, the command predicate fails and the lower route decides
-        JsonNode d = routeOk("{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"user_message\"}}");
-
-        assertRouted(d, "agent", "continue", null, "reviewer continues on any other user message");
-    }
-
-    // ---- plugin tier: defaults for agents without routes -------------------------------------
-
-    @Test
-    void anAgentWithNoRoutesIsStoppedGracefullyByTheRateLimiterWhenTheBudgetIsExhausted() {
-        JsonNode d = routeOk(signal("summarizer", "user_message", "{\"budget_exhausted\": true}"));
-
-        assertRouted(d, "plugin", "graceful_stop", null, "the rate limiter stops user messages once the budget is exhausted");
-        assertEquals("signals/plugins.drl", d.get("rules_fired").get(0).get("file").asText());
-    }
-
-    @Test
-    void anAgentWithNoRoutesAndBudgetLeftIsUnroutedWithStatus200() {
-        // Given a budget flag that is false: the plugin's predicate fails and nothing else matches
-        JsonNode d = routeOk(signal("summarizer", "user_message", "{\"budget_exhausted\": false}"));
-
-        assertUnrouted(d);
-    }
-
-    @Test
-    void anAgentWithNoRoutesAndNoPayloadIsUnrouted() {
-        JsonNode d = routeOk(signal("summarizer", "user_message", "{\"text\": \"hello\"}"));
-
-        assertUnrouted(d);
-    }
-
-    @Test
-    void anAgentRouteBeatsThePluginRouteEvenWhenTheBudgetIsExhausted() {
-        // Given the reviewer's catch-all (agent tier) and the rate limiter (plugin tier) both match
-        JsonNode d = routeOk(signal("reviewer", "user_message", "{\"budget_exhausted\": true}"));
-
-        // Then the higher tier decides
-        assertRouted(d, "agent", "continue", null, "reviewer continues on any other user message");
-    }
-
-    @Test
-    void toolResultsContinueByThePluginDefault() {
-        JsonNode d = routeOk(signal("summarizer", "tool_result", "{\"output\": 42}"));
-
-        assertRouted(d, "plugin", "continue", null, "tool results continue by default");
-    }
-
-    @Test
-    void aStopForAnAgentWithoutAnFsmStopsGracefullyByThePluginDefault() {
-        JsonNode d = routeOk(signal("summarizer", "stop", "null"));
-
-        assertRouted(d, "plugin", "graceful_stop", null, "stop signals stop gracefully by default");
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("UNROUTED")
+    void aSignalNoRouteMatchesIsUnroutedWithStatus200(Unrouted c) {
+        assertUnrouted(routeOk(c.body()));
     }
 
     // ---- strategy tier: absolute over agent and plugin --------------------------------------
@@ -227,15 +210,6 @@ class SignalsHttpTest {
         assertRouted(d, "plugin", "graceful_stop", null, "stop signals stop gracefully by default");
     }
 
-    // ---- custom kinds -------------------------------------------------------------------------
-
-    @Test
-    void customStopIsNotStopAndIsUnroutedForAnAgentWithoutARouteForIt() {
-        JsonNode d = routeOk(signal("summarizer", "custom:Stop", "{}"));
-
-        assertUnrouted(d);
-    }
-
     @Test
     void customStopIsNotStopEvenForATransactionAgent() {
         String agent = "custom-stop-agent";
@@ -246,50 +220,6 @@ class SignalsHttpTest {
         assertUnrouted(d);
     }
 
-    @Test
-    void reviewerCustomEscalateBecomesACustomEscalateToHumanAction() {
-        JsonNode d = routeOk(signal("reviewer", "custom:escalate", "{}"));
-
-        assertRouted(d, "agent", "custom", "escalate-to-human", "reviewer escalates on request");
-    }
-
-    @Test
-    void customKindNamesCompareExactly() {
-        JsonNode d = routeOk(signal("reviewer", "custom:Escalate", "{}"));
-
-        assertUnrouted(d);
-    }
-
-    @Test
-    void plannerDeploysAnApprovedPlan() {
-        JsonNode d = routeOk(signal("planner", "custom:deploy", "{\"approved\": true}"));
-
-        assertRouted(d, "agent", "transition", "deploying", "planner deploys an approved plan");
-    }
-
-    @Test
-    void plannerDeployWithoutApprovalFallsThroughAndIsUnrouted() {
-        JsonNode unapproved = routeOk(signal("planner", "custom:deploy", "{\"approved\": false}"));
-        JsonNode noPayload = routeOk("{\"agent\": \"planner\", \"signal\": {\"kind\": \"custom:deploy\"}}");
-
-        assertUnrouted(unapproved);
-        assertUnrouted(noPayload);
-    }
-
-    @Test
-    void plannerReplansWhenItsTimerFires() {
-        JsonNode d = routeOk(signal("planner", "timer", "{}"));
-
-        assertRouted(d, "agent", "transition", "replan", "planner replans when its timer fires");
-    }
-
-    @Test
-    void plannerContinuesOnUserMessages() {
-        JsonNode d = routeOk(signal("planner", "user_message", "{\"text\": \"add a step\"}"));
-
-        assertRouted(d, "agent", "continue", null, "planner continues on user messages");
-    }
-
     // ---- explain --------------------------------------------------------------------
 
     @Test
@@ -298,7 +228,7 @@ class SignalsHttpTest {
         String body = signal("reviewer", "user_message", "{\"command\": \"/approve\"}");
 
         // When it is routed with ?explain=true
-        JsonNode d = json(post(server, ROUTE + "?explain=true", body), 200);
+        JsonNode d = json(server.post(ROUTE + "?explain=true", body), 200);
 
         // Then every rule of the signals pack is there once, each with a status
         JsonNode explain = d.get("explain");
@@ -326,63 +256,26 @@ class SignalsHttpTest {
 
     // ---- bad input --------------------------------------------------------------------
 
-    @Test
-    void anUnknownSignalKindIsRefusedNamingSignalKind() {
-        JsonNode e = error(post(server, ROUTE, signal("reviewer", "bogus", "{}")), 400);
+    private static final List<BadField> BAD_FIELDS = List.of(
+            new BadField("an unknown signal kind", signal("reviewer", "bogus", "{}"), "signal.kind"),
+            new BadField("an uppercase built-in kind (kinds are case-sensitive)", signal("reviewer", "Stop", "{}"), "signal.kind"),
+            new BadField("a custom kind without a name", signal("reviewer", "custom:", "{}"), "signal.kind"),
+            new BadField("a missing agent", "{\"signal\": {\"kind\": \"stop\", \"payload\": {}}}", "agent"),
+            new BadField("a missing signal", "{\"agent\": \"reviewer\"}", "signal"),
+            new BadField("an unknown top-level field",
+                    "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"stop\"}, \"priority\": \"high\"}", "priority"),
+            new BadField("an unknown field inside the signal",
+                    "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"stop\", \"paylod\": {}}}", "signal.paylod"));
 
-        assertEquals("invalid_input", e.get("error").asText());
-        assertEquals("signal.kind", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void anUppercaseBuiltInKindIsRefusedBecauseKindsAreCaseSensitive() {
-        JsonNode e = error(post(server, ROUTE, signal("reviewer", "Stop", "{}")), 400);
-
-        assertEquals("signal.kind", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void aCustomKindWithoutANameIsRefusedNamingSignalKind() {
-        JsonNode e = error(post(server, ROUTE, signal("reviewer", "custom:", "{}")), 400);
-
-        assertEquals("signal.kind", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void aMissingAgentIsRefusedNamingAgent() {
-        JsonNode e = error(post(server, ROUTE, "{\"signal\": {\"kind\": \"stop\", \"payload\": {}}}"), 400);
-
-        assertEquals("agent", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void aMissingSignalIsRefusedNamingSignal() {
-        JsonNode e = error(post(server, ROUTE, "{\"agent\": \"reviewer\"}"), 400);
-
-        assertEquals("signal", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void anUnknownTopLevelFieldIsRefusedNamingIt() {
-        String body = "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"stop\"}, \"priority\": \"high\"}";
-
-        JsonNode e = error(post(server, ROUTE, body), 400);
-
-        assertEquals("priority", e.get("details").get("field").asText());
-    }
-
-    @Test
-    void anUnknownFieldInsideTheSignalIsRefusedNamingItsPath() {
-        String body = "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"stop\", \"paylod\": {}}}";
-
-        JsonNode e = error(post(server, ROUTE, body), 400);
-
-        assertEquals("signal.paylod", e.get("details").get("field").asText());
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("BAD_FIELDS")
+    void aBadFieldIsRefusedNamingItsPath(BadField c) {
+        assertRefusedNaming(server.post(ROUTE, c.body()), c.field());
     }
 
     @Test
     void malformedJsonIsRefusedWith400MalformedJson() {
-        JsonNode e = error(post(server, ROUTE, "{\"agent\": "), 400);
+        JsonNode e = error(server.post(ROUTE, "{\"agent\": "), 400);
 
         assertEquals("malformed_json", e.get("error").asText());
     }
@@ -429,24 +322,15 @@ class SignalsHttpTest {
     }
 
     private static void createInstance(String id, String machine) {
-        json(post(server, INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"" + machine + "\"}"), 201);
+        json(server.post(INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"" + machine + "\"}"), 201);
     }
 
     private static void act(String id, String action) {
-        json(post(server, INSTANCES + "/" + id + "/actions", "{\"action\": \"" + action + "\"}"), 200);
+        json(server.post(INSTANCES + "/" + id + "/actions", "{\"action\": \"" + action + "\"}"), 200);
     }
 
     private static JsonNode routeOk(String body) {
-        return json(post(server, ROUTE, body), 200);
-    }
-
-    private static HttpResponse<String> post(Server to, String path, String body) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.port() + path))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
-    private static HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET());
+        return json(server.post(ROUTE, body), 200);
     }
 
     /** A routed decision: its action, its tier, the deciding rule, and the metadata every decision carries. */
@@ -492,24 +376,9 @@ class SignalsHttpTest {
         }
     }
 
-    private static List<String> firedRuleNames(JsonNode d) {
-        return StreamSupport.stream(d.get("rules_fired").spliterator(), false).map(f -> f.get("rule").asText()).toList();
-    }
-
-    private static Set<String> fieldNames(JsonNode n) {
-        Set<String> names = new HashSet<>();
-        n.fieldNames().forEachRemaining(names::add);
-        return names;
-    }
-
-    private static String statusOf(JsonNode explain, String rule) {
-        return StreamSupport.stream(explain.spliterator(), false).filter(e -> e.get("rule").asText().equals(rule))
-                .findFirst().orElseThrow(() -> new AssertionError(rule + " is not in explain")).get("status").asText();
-    }
-
     private static Set<String> signalsRuleNames() {
         Set<String> names = new HashSet<>();
-        json(get("/v1/rules"), 200).get("rules").forEach(r -> {
+        json(server.get("/v1/rules"), 200).get("rules").forEach(r -> {
             if (r.get("pack").asText().equals("signals")) {
                 names.add(r.get("name").asText());
             }
@@ -518,21 +387,4 @@ class SignalsHttpTest {
         return names;
     }
 
-    private static List<JsonNode> decisionRecords(Path dir) throws IOException {
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
-        }
-        List<JsonNode> records = new ArrayList<>();
-        for (Path f : files) {
-            for (String line : Files.readAllLines(f)) {
-                try {
-                    records.add(Json.parse(line));
-                } catch (InputException e) {
-                    throw new AssertionError(f + " has a line that is not JSON: " + line, e);
-                }
-            }
-        }
-        return records;
-    }
 }

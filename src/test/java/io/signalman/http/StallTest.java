@@ -8,8 +8,6 @@ import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.json.Json;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -19,11 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * No rule can stall the server: every decision worker is held by a rule whose
@@ -38,32 +34,9 @@ class StallTest {
     private static final long DEADLINE_MS = 300;
     private static final String TOKEN = "stall-test-token";
     private static final Duration PATIENCE = Duration.ofSeconds(20);
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    @TempDir
-    static Path tmp;
-
-    private static Server server;
-
-    /** The slow rules, and one FSM machine so that an admin restore has something to restore. */
-    @BeforeAll
-    static void start() throws Exception {
-        Path rules = Brake.rules(tmp);
-        Files.createDirectories(rules.resolve("fsm"));
-        Files.writeString(rules.resolve("fsm/machines.json"), "{\"machines\": [{\"name\": \"review-flow\", \"initial\": \"idle\", "
-                + "\"states\": [\"idle\", \"running\", \"revising\", \"done\"]}]}\n");
-        Files.copy(TestBundles.RULES.resolve("fsm/review-flow.drl"), rules.resolve("fsm/review-flow.drl"));
-        server = Server.start(TestBundles.seedServer().withRules(rules).withFixtures(tmp.resolve("none"))
-                .withData(tmp.resolve("data")).withWorkers(WORKERS).withAdminToken(TOKEN)
-                .withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)), Brake.packs());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(StallTest::start);
 
     /** Each test ends with every held evaluation released and the server back to no stuck worker. */
     @AfterEach
@@ -117,7 +90,7 @@ class StallTest {
         Await.until(PATIENCE, "the abandoned workers to end", () -> health().path("abandoned_workers").asInt() == 0);
         assertEquals(0, health().get("stuck_workers").asInt());
         assertEquals(200, post("misc.hello").statusCode());
-        Await.until(PATIENCE, "every request slot to be released", () -> server.inFlight() == 0);
+        Await.until(PATIENCE, "every request slot to be released", () -> server.server().inFlight() == 0);
     }
 
     @Test
@@ -177,7 +150,7 @@ class StallTest {
         int before = Brake.held();
         List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            held.add(CLIENT.sendAsync(request("test.held"), HttpResponse.BodyHandlers.ofString()));
+            held.add(HttpCalls.CLIENT.sendAsync(request("test.held"), HttpResponse.BodyHandlers.ofString()));
         }
         Await.until(PATIENCE, n + " more evaluations to be held", () -> Brake.held() == before + n);
         return held;
@@ -192,28 +165,40 @@ class StallTest {
     }
 
     private static HttpRequest request(String subtype) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/broker/route"))
+        return HttpRequest.newBuilder(server.uri("/v1/broker/route"))
                 .timeout(PATIENCE).header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"envelope\":{\"from_agent\":\"foresight\",\"priority\":\"normal\"},"
                         + "\"type\":\"event\",\"subtype\":\"" + subtype + "\"}")).build();
     }
 
     private static HttpResponse<String> post(String subtype) throws Exception {
-        return CLIENT.send(request(subtype), HttpResponse.BodyHandlers.ofString());
+        return HttpCalls.CLIENT.send(request(subtype), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> admin(String method, String path, String body) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(PATIENCE)
+        return HttpCalls.CLIENT.send(HttpRequest.newBuilder(server.uri(path)).timeout(PATIENCE)
                 .header("authorization", "Bearer " + TOKEN).header("content-type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(String path) {
         try {
-            return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            return HttpCalls.CLIENT.send(HttpRequest.newBuilder(server.uri(path))
                     .timeout(PATIENCE).GET().build(), HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(path + " did not answer within " + PATIENCE, e);
         }
+    }
+
+    /** The slow rules, and one FSM machine so that an admin restore has something to restore. */
+    private static Server start(Path tmp) throws Exception {
+        Path rules = Brake.rules(tmp);
+        Files.createDirectories(rules.resolve("fsm"));
+        Files.writeString(rules.resolve("fsm/machines.json"), "{\"machines\": [{\"name\": \"review-flow\", \"initial\": \"idle\", "
+                + "\"states\": [\"idle\", \"running\", \"revising\", \"done\"]}]}\n");
+        Files.copy(TestBundles.RULES.resolve("fsm/review-flow.drl"), rules.resolve("fsm/review-flow.drl"));
+        return Server.start(TestBundles.seedServer().withRules(rules).withFixtures(tmp.resolve("none"))
+                .withData(tmp.resolve("data")).withWorkers(WORKERS).withAdminToken(TOKEN)
+                .withLimits(RequestLimits.defaults().withDeadlineMs(DEADLINE_MS)), Brake.packs());
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
+import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.decisionlog.FillingDisk;
 import io.signalman.replay.Archive;
@@ -28,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StorageOutageHttpTest {
 
-    private static final String MESSAGE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
-            + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
+    private static final String MESSAGE = TestBundles.TRADE_EXECUTED;
     private static final String TURN = "{\"agent\": \"teacher\", \"response\": \"Question 1: 2+2? [QUESTION]\", \"tool_calls\": 0}";
 
     @TempDir

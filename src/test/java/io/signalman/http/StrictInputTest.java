@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.json.Json;
 import io.signalman.replay.Archive;
@@ -28,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StrictInputTest {
 
     private static final String SIGNAL = "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"user_message\", \"payload\": %s}}";
-    private static final String BROKER = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"},"
-            + " \"type\": \"event\", \"subtype\": \"trade.executed\"}";
+    private static final String BROKER = TestBundles.TRADE_EXECUTED;
 
     @TempDir
     static Path data;
