@@ -68,13 +68,16 @@ public final class Server implements AutoCloseable {
     /** The data directory this server owns (its lock is released last, at close). */
     private final DataDir data;
     private final Storage storage;
+    /** The users, the audit log, the approvals (closed after Vert.x: the last requests may record). */
+    private final io.signalman.people.People people;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
-                   ClusterState clusterState, DataDir data, Storage storage) {
+                   ClusterState clusterState, DataDir data, Storage storage, io.signalman.people.People people) {
+        this.people = people;
         this.data = data;
         this.storage = storage;
         this.metrics = metrics;
@@ -146,12 +149,17 @@ public final class Server implements AutoCloseable {
         ClusterState clusterState = null;
         Guard guard = null;
         DataDir data = null;
+        io.signalman.people.People people = null;
         try {
             // First of all: one owner per data directory, and a directory that is whole.
             data = DataDir.open(config.data(), config.acceptDataLoss());
             Storage storage = new Storage(disk);
             Writing writing = Writing.of(data, disk, storage);
             log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk, storage, data.registry());
+            io.signalman.people.OidcTokens oidc = config.people().oidc() == null ? null
+                    : io.signalman.people.OidcTokens.create(vertx, config.people().oidc());
+            people = io.signalman.people.People.open(config.data(), writing, config.people(), config.adminToken(),
+                    workbench.adminTokenName(), workbench.readToken(), oidc);
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
             AtomicReference<Engine> loaded = new AtomicReference<>();
             List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
@@ -186,6 +194,7 @@ public final class Server implements AutoCloseable {
             Decisions decisions = new Decisions(engine, log, stores, metrics::decided);
             metrics.jvm();
             metrics.storage(storage, log);
+            metrics.auth(people.authenticator());
             guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
             Warmup.run(decisions, metrics, config, guard);
             Workers deciding = guard.decisionWorkers();
@@ -208,8 +217,9 @@ public final class Server implements AutoCloseable {
                 clusterState.start();
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
-            HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withWorkbench(new io.signalman.workbench.Workbench(
-                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing));
+            HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withPeople(people)
+                    .withWorkbench(new io.signalman.workbench.Workbench(decisions, config.fixtures(), config.data(),
+                            config.decisionsDir(), workbench, writing, people));
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
@@ -226,7 +236,8 @@ public final class Server implements AutoCloseable {
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
-            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage);
+            return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage,
+                    people);
         } catch (Exception e) {
             // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
@@ -245,6 +256,9 @@ public final class Server implements AutoCloseable {
             }
             if (clusterState != null) {
                 clusterState.close();
+            }
+            if (people != null) {
+                people.close();
             }
             if (data != null) {
                 data.close();
@@ -315,6 +329,11 @@ public final class Server implements AutoCloseable {
         return log;
     }
 
+    /** The users, the audit log and the approvals of this server's data directory. */
+    public io.signalman.people.People people() {
+        return people;
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -340,6 +359,7 @@ public final class Server implements AutoCloseable {
         if (answers != null) {
             answers.close();
         }
+        people.close();
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
         data.close();
     }

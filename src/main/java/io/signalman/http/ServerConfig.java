@@ -19,11 +19,25 @@ import java.nio.file.Path;
  * @param state          where state lives, its retention and its cap
  * @param acceptDataLoss start on a data directory with missing, foreign or corrupt pieces, going on
  *                       without them ({@code --accept-data-loss}); otherwise such a directory is refused
+ * @param people         approvals needed before activation, the token hash cost, OIDC, the failed-login allowance
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
                            RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
-                           boolean acceptDataLoss) {
+                           boolean acceptDataLoss, io.signalman.people.PeopleConfig people) {
+
+    public ServerConfig {
+        people = people == null ? io.signalman.people.PeopleConfig.defaults() : people;
+    }
+
+    /** The configuration before {@code people} existed: no approvals needed, the default token hash cost, no OIDC. */
+    public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
+                        long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                        RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
+                        boolean acceptDataLoss) {
+        this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener, cluster, state, acceptDataLoss, null);
+    }
 
     /** The configuration before {@code acceptDataLoss} existed: a data directory that is not whole is refused. */
     public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
@@ -80,74 +94,80 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
 
     /** Binds the public port to {@code h} ({@code serve --host}). */
     public ServerConfig withHost(String h) {
-        return new ServerConfig(h, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(h, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, p, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withRules(Path r) {
-        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, port, r, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withFixtures(Path f) {
-        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, port, rules, f, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withAdminToken(String token) {
-        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, port, rules, fixtures, data, token, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withData(Path d) {
-        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, port, rules, fixtures, d, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withBlockedWarnMs(long ms) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, ms, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withWorkers(int n) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, n, fsync, logQueue, blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withLimits(RequestLimits l) {
-        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster, state, acceptDataLoss);
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, l, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     public ServerConfig withBodyLimit(long bytes) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bytes, workers, fsync, logQueue, blockedWarnMs, limits,
-                adminListener, cluster, state, acceptDataLoss);
+                adminListener, cluster, state, acceptDataLoss, people);
     }
 
     /** Serves the admin endpoints on {@code host:port} only (the public port answers them 404). */
     public ServerConfig withAdminListener(String adminHost, int adminPort) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, new AdminListener(adminHost, adminPort), cluster, state, acceptDataLoss);
+                limits, new AdminListener(adminHost, adminPort), cluster, state, acceptDataLoss, people);
     }
 
     /** Joins the cluster {@code c} describes. */
     public ServerConfig withCluster(ClusterConfig c) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, c, state, acceptDataLoss);
+                limits, adminListener, c, state, acceptDataLoss, people);
     }
 
     /** Keeps state as {@code s} says (durable or not, retention, cap, PostgreSQL). */
     public ServerConfig withState(StateConfig s) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, s, acceptDataLoss);
+                limits, adminListener, cluster, s, acceptDataLoss, people);
     }
 
     /** Forces writes as {@code f} says (decision log and state alike). */
     public ServerConfig withFsync(FsyncPolicy f) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, f, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, state, acceptDataLoss);
+                limits, adminListener, cluster, state, acceptDataLoss, people);
     }
 
     /** Starts on a data directory that is not whole, going on without what is missing ({@code --accept-data-loss}). */
     public ServerConfig withAcceptDataLoss(boolean accept) {
         return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
-                limits, adminListener, cluster, state, accept);
+                limits, adminListener, cluster, state, accept, people);
+    }
+
+    /** Treats people as {@code p} says (approvals, token hashing, OIDC, the failed-login allowance). */
+    public ServerConfig withPeople(io.signalman.people.PeopleConfig p) {
+        return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs,
+                limits, adminListener, cluster, state, acceptDataLoss, p);
     }
 
     public Path decisionsDir() {
@@ -165,6 +185,6 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
                 + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
                 + " admin-listener=" + (adminListener == null ? "public-port" : adminListener)
-                + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "");
+                + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "") + " " + people;
     }
 }
