@@ -265,7 +265,7 @@ public final class Api {
     }
 
     /** The bearer token of the request's {@code Authorization} header, or null; never read from the URL or a cookie. */
-    static String bearer(RoutingContext ctx) {
+    public static String bearer(RoutingContext ctx) {
         String header = ctx.request().getHeader("authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
