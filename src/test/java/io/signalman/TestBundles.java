@@ -124,4 +124,14 @@ public final class TestBundles {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * The JVM option that points a child process at the suite's shared cache of compiled rules
+     * ({@code signalman.compiled.cache}, set by the build for the test JVM), with a leading space;
+     * empty when the test JVM has none. Every server of the suite then compiles each unit once.
+     */
+    public static String compiledCacheOption() {
+        String dir = System.getProperty("signalman.compiled.cache");
+        return dir == null || dir.isBlank() ? "" : " -Dsignalman.compiled.cache=" + Path.of(dir).toAbsolutePath();
+    }
 }

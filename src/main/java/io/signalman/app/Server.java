@@ -185,7 +185,7 @@ public final class Server implements AutoCloseable {
                     .and(located == null ? new OrphanGate(stores.named(FsmService.STORE))
                             : new OrphanGate(stores.named(FsmService.STORE), ids -> located.locate(FsmService.STORE, ids)));
             Engine engine = new Engine(config.rules(), new io.signalman.engine.BundleCompiler(packs,
-                    java.time.Clock.systemUTC()), gate);
+                    java.time.Clock.systemUTC(), io.signalman.engine.UnitPolicy.DEFAULT, compiledCache(config)), gate);
             loaded.set(engine);
             metrics.count(engine);
             RuleBundle bundle = engine.load();
@@ -362,5 +362,16 @@ public final class Server implements AutoCloseable {
         people.close();
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
         data.close();
+    }
+
+    /**
+     * Where compiled rules are kept between starts: {@code DATA/compiled/}, or the directory the
+     * system property {@code signalman.compiled.cache} names (one cache for several data
+     * directories, as the test suite's servers share one). A start with unchanged rules loads them
+     * from there instead of compiling (a cold compile is most of a start).
+     */
+    static java.nio.file.Path compiledCache(ServerConfig config) {
+        String shared = System.getProperty("signalman.compiled.cache");
+        return shared != null && !shared.isBlank() ? java.nio.file.Path.of(shared) : config.data().resolve("compiled");
     }
 }

@@ -34,6 +34,8 @@ public final class BundleCompiler {
     private final Clock clock;
     private final UnitPolicy policy;
     private final UnitCache cache = new UnitCache();
+    private final UnitStore store;
+    private final java.nio.file.Path storeDir;
     private final AtomicLong unitsBuilt = new AtomicLong();
     private final AtomicLong unitsReused = new AtomicLong();
     private ExecutorService pool;
@@ -43,9 +45,24 @@ public final class BundleCompiler {
     }
 
     public BundleCompiler(List<PackDefinition> definitions, Clock clock, UnitPolicy policy) {
+        this(definitions, clock, policy, null);
+    }
+
+    /**
+     * @param store where built units are kept between processes ({@code serve --compiled-cache}),
+     *              so a restart with unchanged rules loads them instead of compiling; null for none
+     */
+    public BundleCompiler(List<PackDefinition> definitions, Clock clock, UnitPolicy policy, java.nio.file.Path store) {
         definitions.forEach(d -> packs.put(d.name(), d));
         this.clock = clock;
         this.policy = policy;
+        this.store = store == null ? null : new UnitStore(store);
+        this.storeDir = store;
+    }
+
+    /** A compiler of the same packs, policy and store, with a cache of its own (the workbench's drafts). */
+    public BundleCompiler sibling() {
+        return new BundleCompiler(definitions(), clock, policy, storeDir);
     }
 
     /** The packs this compiler compiles, as it was given them. */
@@ -60,6 +77,11 @@ public final class BundleCompiler {
     /** Units this compiler has built (compiled with Drools) since it was made, failed ones included. */
     public long unitsBuilt() {
         return unitsBuilt.get();
+    }
+
+    /** Units read back from the store between processes instead of compiled (counted in {@link #unitsBuilt} too). */
+    public long unitsLoaded() {
+        return store == null ? 0 : store.loaded();
     }
 
     /** Units this compiler took from its cache instead of building them. */
@@ -136,7 +158,7 @@ public final class BundleCompiler {
 
         @Override
         public Future<UnitBuilder.Outcome> build(CompileUnit unit, DrlIndex index) {
-            return pool().submit(() -> buildSafely(unit, index));
+            return pool().submit(() -> buildSafely(unit, index, store));
         }
 
         @Override
@@ -146,9 +168,9 @@ public final class BundleCompiler {
     };
 
     /** A unit's build; a Drools crash is the unit's error, never the caller's exception. */
-    private static UnitBuilder.Outcome buildSafely(CompileUnit unit, DrlIndex index) {
+    private static UnitBuilder.Outcome buildSafely(CompileUnit unit, DrlIndex index, UnitStore store) {
         try {
-            return UnitBuilder.build(unit, index);
+            return UnitBuilder.build(unit, index, true, store);
         } catch (RuntimeException | LinkageError e) {
             return new UnitBuilder.Outcome(null, List.of(new BundleError(unit.firstFile(), 0, 0,
                     "the rule compiler failed on " + unit.label() + ": " + e)));

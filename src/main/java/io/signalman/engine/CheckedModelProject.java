@@ -53,6 +53,9 @@ final class CheckedModelProject extends CanonicalModelKieProject {
     private final boolean vet;
     private final List<GeneratedJava.Problem> refusals = new ArrayList<>();
     private final List<JavaProblem> javaProblems = new ArrayList<>();
+    /** The class files the compile produced, by binary name, and the names of the Drools models among them. */
+    private final Map<String, byte[]> compiled = new LinkedHashMap<>();
+    private final List<String> models = new ArrayList<>();
 
     /** A Java compiler error in a generated source: where, what, and the source it is in. */
     record JavaProblem(String path, int line, String message, String source) {
@@ -73,6 +76,16 @@ final class CheckedModelProject extends CanonicalModelKieProject {
     /** What the generated-Java check refused; empty when the build compiled. */
     List<GeneratedJava.Problem> refusals() {
         return List.copyOf(refusals);
+    }
+
+    /** The class files compiled from the rules (the project's own model class aside), for the unit store. */
+    Map<String, byte[]> compiled() {
+        return Map.copyOf(compiled);
+    }
+
+    /** The binary names of the Drools models among {@link #compiled()}. */
+    List<String> models() {
+        return List.copyOf(models);
     }
 
     /** The Java compiler's errors, as its own diagnostics say them; empty when the sources compiled. */
@@ -131,9 +144,20 @@ final class CheckedModelProject extends CanonicalModelKieProject {
         CompilationResult result = JavaParserCompiler.getCompiler().compile(paths.toArray(String[]::new), srcMfs, trgMfs,
                 getClassLoader());
         report(result, srcMfs, buildContext, javaProblems);
+        Set<PortablePath> produced = new HashSet<>(trgMfs.getFilePaths());
+        produced.removeAll(before);
+        if (javaProblems.isEmpty()) {
+            for (PortablePath p : produced) {
+                String path = p.asString();
+                String name = ClassUtils.convertResourceToClassName(path);
+                if (path.endsWith(".class") && !path.startsWith(project.getName().replaceAll("\\.java$", ""))) {
+                    compiled.put(name, trgMfs.getBytes(p));
+                }
+            }
+            models.addAll(modelFiles);
+        }
         if (ProjectClassLoader.isEnableStoreFirst()) {
-            Set<PortablePath> generated = new HashSet<>(trgMfs.getFilePaths());
-            generated.removeAll(before);
+            Set<PortablePath> generated = new HashSet<>(produced);
             writer.writeGeneratedClassNamesFile(generated.stream().map(PortablePath::asString)
                     .map(ClassUtils::convertResourceToClassName).collect(Collectors.toSet()), trgMfs, module.getReleaseId());
         }

@@ -31,7 +31,7 @@ public final class Engine {
 
     /** A new compiler of the same packs as this engine's (for drafts: its cache is its own). */
     public BundleCompiler newCompiler() {
-        return new BundleCompiler(compiler.definitions(), java.time.Clock.systemUTC());
+        return compiler.sibling();
     }
 
     public Engine(Path rulesDir, BundleCompiler compiler, Gate gate) {

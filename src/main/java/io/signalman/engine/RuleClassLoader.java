@@ -51,6 +51,17 @@ final class RuleClassLoader extends ClassLoader {
             "org.drools.util.DateUtils", "org.drools.compiler.kie.builder.MaterializedLambda",
             "org.drools.ecj.EclipseJavaCompiler", "org.kie.api.builder.ReleaseId");
 
+    /**
+     * What the JVM's own reflection links to when it turns a much-called constructor or method of a
+     * rule class into bytecode (after fifteen calls on Java 17): the accessor it generates is
+     * defined by a loader whose parent is the rule class's own, so these names reach this loader.
+     * Rule code cannot use them: {@code jdk.internal.reflect} is not exported to it, and the
+     * compiler cannot read their class files (see {@link #UNREADABLE}).
+     */
+    private static final Set<String> REFLECTION_ACCESSORS = Set.of("jdk.internal.reflect.MagicAccessorImpl",
+            "jdk.internal.reflect.ConstructorAccessorImpl", "jdk.internal.reflect.MethodAccessorImpl",
+            "jdk.internal.reflect.SerializationConstructorAccessorImpl", "java.lang.reflect.InvocationTargetException");
+
     /** The JDK's packages whose class files the Java compiler may not read (so it cannot compile a call into them). */
     private static final List<String> UNREADABLE = List.of("java/io/File", "java/io/Random", "java/io/Print",
             "java/nio/", "java/net/", "java/lang/reflect/", "java/lang/System.", "java/lang/Runtime.",
@@ -77,7 +88,8 @@ final class RuleClassLoader extends ClassLoader {
         if (name.startsWith("java.util.") && name.indexOf('.', 10) < 0) {
             return JAVA_UTIL.contains(name.substring(10));
         }
-        if (vocabulary.contains(name) || DROOLS.contains(name) || generated.stream().anyMatch(name::startsWith)) {
+        if (vocabulary.contains(name) || DROOLS.contains(name) || REFLECTION_ACCESSORS.contains(name)
+                || generated.stream().anyMatch(name::startsWith)) {
             return true;
         }
         return PREFIXES.stream().anyMatch(name::startsWith);

@@ -40,14 +40,19 @@ final class UnitBuilder {
     }
 
     static Outcome build(CompileUnit unit, DrlIndex index) {
-        return build(unit, index, true);
+        return build(unit, index, true, null);
+    }
+
+    static Outcome build(CompileUnit unit, DrlIndex index, boolean vet) {
+        return build(unit, index, vet, null);
     }
 
     /**
      * @param vet false only in tests that prove the class loader behind the generated-Java check
      *            stops what that check would have refused
      */
-    static Outcome build(CompileUnit unit, DrlIndex index, boolean vet) {
+    /** @param store where units built before are kept between processes; null for none */
+    static Outcome build(CompileUnit unit, DrlIndex index, boolean vet, UnitStore store) {
         KieServices ks = KieServices.Factory.get();
         ReleaseId id = ks.newReleaseId("io.signalman.bundle", unit.pack(), "1.0." + BUILDS.incrementAndGet());
         KieFileSystem kfs = ks.newKieFileSystem();
@@ -56,7 +61,14 @@ final class UnitBuilder {
         Set<String> packages = new HashSet<>();
         unit.files().values().forEach(f -> packages.add(index.packages().getOrDefault(f, "")));
         index.packages().values().forEach(packages::add); // a context resource declares its package's name too
-        ClassLoader loader = new RuleClassLoader(UnitBuilder.class.getClassLoader(), index.vocabulary(), packages);
+        RuleClassLoader loader = new RuleClassLoader(UnitBuilder.class.getClassLoader(), index.vocabulary(), packages);
+        if (store != null) {
+            Outcome stored = store.read(unit.key()).map(s -> fromStore(unit, s, loader)).orElse(null);
+            if (stored != null) {
+                store.countLoaded();
+                return stored;
+            }
+        }
         CheckedModelProject[] project = new CheckedModelProject[1];
         try {
             KieBuilder builder = ((KieBuilderImpl) ks.newKieBuilder(kfs, loader)).buildAll((module, cl) -> project[0] =
@@ -71,7 +83,11 @@ final class UnitBuilder {
             if (!errors.isEmpty()) {
                 return new Outcome(null, errors);
             }
-            return models(unit, (CanonicalKieModule) builder.getKieModule());
+            Outcome built = models(unit, (CanonicalKieModule) builder.getKieModule());
+            if (store != null && built.built() != null && !project[0].compiled().isEmpty()) {
+                store.write(unit.key(), project[0].compiled(), project[0].models());
+            }
+            return built;
         } finally {
             ks.getRepository().removeKieModule(id);
         }
@@ -117,6 +133,30 @@ final class UnitBuilder {
             }
         }
         return out;
+    }
+
+    /**
+     * A unit read back from the store, its classes defined through the rule class loader; null when
+     * they do not make up the unit (a damaged or foreign entry), which is then built anew.
+     */
+    @SuppressWarnings("unchecked")
+    private static Outcome fromStore(CompileUnit unit, UnitStore.Stored stored, RuleClassLoader loader) {
+        try {
+            StoredUnitLoader classes = new StoredUnitLoader(loader, stored.classes());
+            List<Class<? extends Model>> models = new ArrayList<>();
+            int rules = 0;
+            for (String name : stored.models()) {
+                Class<?> c = classes.loadClass(name);
+                if (!Model.class.isAssignableFrom(c)) {
+                    return null;
+                }
+                models.add((Class<? extends Model>) c);
+                rules += ((Model) c.getDeclaredConstructor().newInstance()).getRules().size();
+            }
+            return rules == unit.expectedRules() ? new Outcome(new Built(unit.key(), List.copyOf(models)), List.of()) : null;
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return null;
+        }
     }
 
     /**

@@ -25,7 +25,7 @@ final class RecordReplay {
     private final ReplayBundles bundles;
     private final Selection selection;
     private final ChangeObserver observer;
-    private final ReplayReport report = new ReplayReport();
+    private final ReplayTally report = new ReplayTally();
     private final Map<String, Set<String>> fired = new HashMap<>();
     private final Map<String, DecisionPack<?, ?>> packs = new HashMap<>();
 
@@ -35,7 +35,7 @@ final class RecordReplay {
         this.observer = observer;
     }
 
-    ReplayReport report() {
+    ReplayTally tally() {
         return report;
     }
 
@@ -47,7 +47,7 @@ final class RecordReplay {
                 read++;
             }
         }
-        report.readByArgument.merge(c.file().argument(), read, Long::sum);
+        report.read(c.file().argument(), read);
     }
 
     /** Replays one line; false when it could not be read as a record. */
@@ -60,36 +60,33 @@ final class RecordReplay {
         } catch (InputException e) {
             if (unterminated) {
                 // A process killed mid-write leaves a partial last line: skip it, say so, go on.
-                report.problem(position, RecordParser.torn(file, line, len), false);
+                report.problem(position, new ReplayReport.Problem(RecordParser.torn(file, line, len), false, true));
             } else {
-                report.problem(position, RecordParser.unreadable(file, line, e), true);
+                report.problem(position, new ReplayReport.Problem(RecordParser.unreadable(file, line, e), true, false));
             }
             return false;
         }
-        report.read++;
-        switch (selection.test(rec.pack(), rec.at(), rec.decisionId())) {
-            case TIME -> report.skippedTime++;
-            case PACK -> report.skippedPack++;
-            case SAMPLE -> report.skippedSample++;
-            case NONE -> replay(file, line, position, rec, rules);
+        Selection.Skip skip = selection.test(rec.pack(), rec.at(), rec.decisionId());
+        report.selected(skip);
+        if (skip == Selection.Skip.NONE) {
+            replay(file, line, position, rec, rules);
         }
         return true;
     }
 
     private void replay(Archive.ArchiveFile file, int line, long position, DecisionRecord rec, ReplayBundles.ForFile rules) {
-        report.records++;
         DecisionPack<?, ?> pack = packs.computeIfAbsent(rec.pack(), n -> Packs.named(n).orElse(null));
         if (pack == null || rules.candidate().pack(rec.pack()).isEmpty()) {
-            report.problem(position, file.path() + ":" + line + ": no pack \"" + rec.pack() + "\" in the candidate rules", true);
+            report.problem(position, new ReplayReport.Problem(file.path() + ":" + line + ": no pack \"" + rec.pack() + "\" in the candidate rules", true, false));
             return;
         }
         try {
             replayTyped(pack, file, line, position, rec, rules);
         } catch (InputException e) {
-            report.problem(position, file.path() + ":" + line + ": recorded input is not valid for " + rec.pack()
-                    + (e.field().isEmpty() ? "" : " (" + e.field() + ")") + ": " + e.getMessage(), true);
+            report.problem(position, new ReplayReport.Problem(file.path() + ":" + line + ": recorded input is not valid for " + rec.pack()
+                    + (e.field().isEmpty() ? "" : " (" + e.field() + ")") + ": " + e.getMessage(), true, false));
         } catch (RuntimeException e) {
-            report.problem(position, file.path() + ":" + line + ": the rules failed: " + e, true);
+            report.problem(position, new ReplayReport.Problem(file.path() + ":" + line + ": the rules failed: " + e, true, false));
         }
     }
 
@@ -106,7 +103,7 @@ final class RecordReplay {
                         r.decision().evaluation().fired().stream().map(RuleInfo::name).toList()));
             }
         } else {
-            report.unchanged++;
+            report.unchanged();
         }
         Function<I, Decision<D>> again = i -> pack.decide(cand, i, false);
         for (Invariant<I, D> inv : pack.invariants()) {
@@ -121,7 +118,7 @@ final class RecordReplay {
         }
         Set<String> names = fired.get(pack.name());
         if (names == null) {
-            names = report.fired.computeIfAbsent(pack.name(), k -> new HashSet<>());
+            names = report.fired(pack.name());
             fired.put(pack.name(), names);
         }
         for (RuleInfo fired : r.decision().evaluation().fired()) {

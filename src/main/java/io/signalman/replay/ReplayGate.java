@@ -58,8 +58,8 @@ public final class ReplayGate implements Gate {
         if (report.changed() > SHOWN) {
             errors.add(new BundleError(at(fixtures.toString()), 0, 0, (report.changed() - SHOWN) + " more recorded decisions change"));
         }
-        report.problems().stream().filter(p -> !p.contains("torn last line"))
-                .forEach(p -> errors.add(new BundleError(at(fixtures.toString()), 0, 0, p)));
+        report.problems().stream().filter(p -> !p.torn())
+                .forEach(p -> errors.add(new BundleError(at(fixtures.toString()), 0, 0, p.message())));
         return errors;
     }
 

@@ -47,9 +47,19 @@ public final class Replayer {
 
     /** Runs one replay on the calling thread and {@code request.threads()} replaying threads. */
     public static ReplayReport run(ReplayRequest request) {
+        ReplayReport report = tally(request).report();
+        request.listener().finished(report);
+        return report;
+    }
+
+    /**
+     * The same replay, as its unfinished-to-share tally: what a cluster member sends to be merged
+     * with the others' before the report is made.
+     */
+    public static ReplayTally tally(ReplayRequest request) {
         long start = System.nanoTime();
         ReplayBundles bundles = new ReplayBundles(request.candidate(), request.baseline(), request.archive());
-        ReplayReport total = new ReplayReport();
+        ReplayTally total = new ReplayTally();
         BlockingQueue<LineChunks.Chunk> queue = new ArrayBlockingQueue<>(2 * request.threads());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<RecordReplay> parts = new ArrayList<>();
@@ -81,19 +91,17 @@ public final class Replayer {
         if (failure.get() != null) {
             throw new IllegalStateException("the replay failed: " + failure.get(), failure.get());
         }
-        parts.forEach(p -> total.merge(p.report()));
-        request.archive().files().forEach(f -> total.files.set(f.index()));
-        total.candidate = request.candidate().revision();
-        total.comparedWith = request.baseline() == null ? "the recorded decisions" : "rules " + request.baseline().revision();
-        total.selection = request.selection().describe();
+        parts.forEach(p -> total.merge(p.tally()));
+        request.archive().files().forEach(f -> total.covers(f.index()));
+        total.describe(request.candidate().revision(), request.baseline() == null ? "the recorded decisions"
+                : "rules " + request.baseline().revision(), request.selection().describe());
         total.finish(request.candidate());
-        total.elapsedSeconds = (System.nanoTime() - start) / 1e9;
-        request.listener().finished(total);
+        total.elapsedSeconds((System.nanoTime() - start) / 1e9);
         return total;
     }
 
     /** Reads every file of the archive, in order, into chunks; problems of the files themselves go to {@code report}. */
-    private static void read(ReplayRequest request, ReplayBundles bundles, ReplayReport report, LineChunks.ChunkSink sink)
+    private static void read(ReplayRequest request, ReplayBundles bundles, ReplayTally report, LineChunks.ChunkSink sink)
             throws InterruptedException {
         long totalBytes = request.archive().bytes();
         long[] done = {0, 0};
@@ -101,20 +109,20 @@ public final class Replayer {
             long position = Firsts.position(file.index(), 0);
             String refused = bundles.refused(file);
             if (refused != null) {
-                report.problem(position, refused, true);
+                report.problem(position, new ReplayReport.Problem(refused, true, false));
                 continue;
             }
-            report.readByArgument.merge(file.argument(), 0L, Long::sum);
+            report.read(file.argument(), 0L);
             try (Counting raw = new Counting(Files.newInputStream(file.path())); InputStream in = LineChunks.open(file, raw)) {
                 LineChunks.cut(file, in, chunk -> {
                     sink.accept(chunk);
                     done[0] += chunk.count();
                     request.listener().progress(done[0], done[1] + raw.count, totalBytes);
                 }, (line, message, fatal) -> report.problem(Firsts.position(file.index(), line),
-                        file.path() + ":" + line + ": " + message, fatal));
+                        new ReplayReport.Problem(file.path() + ":" + line + ": " + message, fatal, false)));
                 done[1] += raw.count;
             } catch (IOException e) {
-                report.problem(position, file.path() + ": cannot be read: " + e, true);
+                report.problem(position, new ReplayReport.Problem(file.path() + ": cannot be read: " + e, true, false));
             }
         }
         request.listener().progress(done[0], totalBytes, totalBytes);

@@ -56,6 +56,10 @@ final class ServeProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m"));
         cmd.addAll(jvm);
+        String cache = TestBundles.compiledCacheOption().strip();
+        if (!cache.isEmpty()) {
+            cmd.add(cache);
+        }
         cmd.addAll(List.of("-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
                 "--rules", TestBundles.RULES.toString(), "--fixtures", TestBundles.FIXTURES.toString()));
         cmd.addAll(List.of(args));

@@ -48,7 +48,8 @@ final class CrashServer {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().keySet().removeIf(k -> k.startsWith("SIGNALMAN_"));
         // A small heap and the serial collector: several of these run on two shared cores.
-        pb.environment().put("SIGNALMAN_JAVA_OPTS", "-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+        pb.environment().put("SIGNALMAN_JAVA_OPTS", "-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+                + io.signalman.TestBundles.compiledCacheOption());
         CrashServer s = new CrashServer(pb.start(), log, from);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (s.port() < 0) {

@@ -46,7 +46,7 @@ class ArchiveTest {
 
         assertTrue(report.records() > 0 && report.records() < Files.readAllLines(HISTORY).size(), report::toText);
         assertTrue(report.passed(), report::toText);
-        assertTrue(report.problems().stream().anyMatch(p -> p.contains("compressed file ends early")), report::toText);
+        assertTrue(report.problems().stream().anyMatch(p -> p.message().contains("compressed file ends early")), report::toText);
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import io.signalman.cluster.Cluster;
 import io.signalman.replay.ReplayReport;
+import io.signalman.replay.ReplayTally;
 import io.signalman.replay.Selection;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,17 +44,17 @@ public final class ClusterReplay {
                     selection, baseline != null);
             Job job = client.getJet().newJob(ReplayJob.pipeline(spec, result), config);
             job.join();
-            IList<ReplayReport> out = client.getList(result);
+            IList<ReplayTally> out = client.getList(result);
             try {
                 if (out.size() != 1) {
                     throw new IllegalStateException("the replay job ended with " + out.size() + " reports instead of one");
                 }
-                ReplayReport report = out.get(0);
+                ReplayTally report = out.get(0);
                 if (!report.complete()) {
                     throw new IllegalStateException("the members' shares do not cover every file of the archive");
                 }
                 report.elapsedSeconds((System.nanoTime() - start) / 1e9);
-                return report;
+                return report.report();
             } finally {
                 out.destroy();
             }

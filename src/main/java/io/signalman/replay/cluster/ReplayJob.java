@@ -6,13 +6,13 @@ import com.hazelcast.jet.pipeline.BatchSource;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.jet.pipeline.SourceBuilder;
-import io.signalman.replay.ReplayReport;
+import io.signalman.replay.ReplayTally;
 import io.signalman.replay.Selection;
 import java.io.Serializable;
 import java.util.List;
 
 /**
- * The Jet pipeline of a cluster replay: one {@link ReplayShare} per member, whose partial reports
+ * The Jet pipeline of a cluster replay: one {@link ReplayShare} per member, whose partial tallies
  * are merged into one report by a single aggregation. The aggregation emits only when every
  * share is in: if a member leaves, Jet restarts the job on the members left (the shares are
  * recomputed over them) or fails it, and a partial count is never written as the result.
@@ -35,14 +35,14 @@ final class ReplayJob {
     }
 
     static Pipeline pipeline(Spec spec, String resultList) {
-        BatchSource<ReplayReport> shares = SourceBuilder.batch("signalman-replay-share", ctx -> new ReplayShare(ctx, spec))
-                .<ReplayReport>fillBufferFn(ReplayShare::fill)
+        BatchSource<ReplayTally> shares = SourceBuilder.batch("signalman-replay-share", ctx -> new ReplayShare(ctx, spec))
+                .<ReplayTally>fillBufferFn(ReplayShare::fill)
                 .distributed(1)
                 .build();
-        AggregateOperation1<ReplayReport, ReplayReport, ReplayReport> merged = AggregateOperation
-                .withCreate(ReplayReport::new)
-                .<ReplayReport>andAccumulate(ReplayReport::merge)
-                .andCombine(ReplayReport::merge)
+        AggregateOperation1<ReplayTally, ReplayTally, ReplayTally> merged = AggregateOperation
+                .withCreate(ReplayTally::new)
+                .<ReplayTally>andAccumulate(ReplayTally::merge)
+                .andCombine(ReplayTally::merge)
                 .andExportFinish(r -> r);
         Pipeline p = Pipeline.create();
         p.readFrom(shares).aggregate(merged).writeTo(Sinks.list(resultList));

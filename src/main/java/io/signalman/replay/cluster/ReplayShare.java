@@ -8,7 +8,7 @@ import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
 import io.signalman.replay.Archive;
 import io.signalman.replay.ReplayListener;
-import io.signalman.replay.ReplayReport;
+import io.signalman.replay.ReplayTally;
 import io.signalman.replay.ReplayRequest;
 import io.signalman.replay.Replayer;
 import java.nio.file.Path;
@@ -32,7 +32,7 @@ final class ReplayShare {
         this.spec = spec;
     }
 
-    void fill(SourceBuilder.SourceBuffer<ReplayReport> buffer) throws Exception {
+    void fill(SourceBuilder.SourceBuffer<ReplayTally> buffer) throws Exception {
         if (done) {
             buffer.close();
             return;
@@ -45,7 +45,7 @@ final class ReplayShare {
         for (int i = context.globalProcessorIndex(); i < all.files().size(); i += context.totalParallelism()) {
             mine.add(i);
         }
-        ReplayReport report = Replayer.run(new ReplayRequest(candidate, baseline, all.only(mine), spec.selection(),
+        ReplayTally report = Replayer.tally(new ReplayRequest(candidate, baseline, all.only(mine), spec.selection(),
                 Runtime.getRuntime().availableProcessors(), ReplayListener.NONE));
         report.shareOf(all.files().size());
         Address me = context.hazelcastInstance().getCluster().getLocalMember().getAddress();

@@ -1,0 +1,37 @@
+package io.signalman.engine;
+
+import java.util.Map;
+
+/**
+ * Defines the classes of a unit read back from the {@link UnitStore}, itself first, and asks its
+ * parent, the {@link RuleClassLoader}, for everything else: so stored rule classes link to exactly
+ * what freshly compiled ones may, whoever wrote the stored bytes.
+ */
+final class StoredUnitLoader extends ClassLoader {
+
+    static {
+        registerAsParallelCapable();
+    }
+
+    private final Map<String, byte[]> classes;
+
+    StoredUnitLoader(RuleClassLoader parent, Map<String, byte[]> classes) {
+        super(parent);
+        this.classes = Map.copyOf(classes);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> c = findLoadedClass(name);
+            if (c == null) {
+                byte[] bytes = classes.get(name);
+                c = bytes != null ? defineClass(name, bytes, 0, bytes.length) : getParent().loadClass(name);
+            }
+            if (resolve) {
+                resolveClass(c);
+            }
+            return c;
+        }
+    }
+}
