@@ -102,7 +102,8 @@ class ApprovalsBrowserTest {
         openDraft(draft);
         typeNote(By.id("activate-note"), "a comment in the critical rule");
         click(By.id("activate-go"));
-        browser.waitForText(By.id("activate-result"), "by cy");
+        browser.waitForText(By.id("draft-status"), "Activated as activation #1");
+        browser.waitForText(By.id("notice"), "Activated as #1");
 
         // The rule's timeline names all three
         click(By.cssSelector("#tabs button[data-tab=rules]"));
@@ -135,16 +136,26 @@ class ApprovalsBrowserTest {
     }
 
     private static void typeNote(By by, String text) {
-        WebElement note = browser.waitFor(by + " to be shown", d -> d.findElements(by).stream().filter(WebElement::isDisplayed)
-                .findFirst().orElse(null));
-        note.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
-        note.sendKeys(text);
+        browser.waitFor(by + " to take a note", d -> {
+            WebElement note = d.findElements(by).stream().filter(WebElement::isDisplayed).findFirst().orElse(null);
+            if (note == null) {
+                return null;
+            }
+            note.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+            note.sendKeys(text);
+            return text.equals(note.getDomProperty("value")) ? true : null;
+        });
     }
 
+    /** Clicks once the element is shown and enabled; a form redrawn meanwhile is found again (the wait ignores stale elements). */
     private static void click(By by) {
         browser.waitFor(by + " to be clickable", d -> {
             WebElement e = d.findElement(by);
-            return e.isDisplayed() && e.isEnabled() ? e : null;
-        }).click();
+            if (!e.isDisplayed() || !e.isEnabled()) {
+                return null;
+            }
+            e.click();
+            return true;
+        });
     }
 }
