@@ -32,6 +32,8 @@ import io.signalman.state.LocalAnswers;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateStores;
 import io.signalman.state.StoreSpec;
+import io.signalman.trials.TrialOptions;
+import io.signalman.trials.Trials;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
 import io.vertx.core.Vertx;
@@ -70,15 +72,18 @@ public final class Server implements AutoCloseable {
     private final Storage storage;
     /** The users, the audit log, the approvals (closed after Vert.x: the last requests may record). */
     private final io.signalman.people.People people;
+    private final Trials trials;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
-                   ClusterState clusterState, DataDir data, Storage storage, io.signalman.people.People people) {
+                   ClusterState clusterState, DataDir data, Storage storage, Trials trials,
+                   io.signalman.people.People people) {
         this.people = people;
         this.data = data;
+        this.trials = trials;
         this.storage = storage;
         this.metrics = metrics;
         this.local = local;
@@ -150,6 +155,7 @@ public final class Server implements AutoCloseable {
         Guard guard = null;
         DataDir data = null;
         io.signalman.people.People people = null;
+        Trials trials = null;
         try {
             // First of all: one owner per data directory, and a directory that is whole.
             data = DataDir.open(config.data(), config.acceptDataLoss());
@@ -217,9 +223,17 @@ public final class Server implements AutoCloseable {
                 clusterState.start();
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
-            HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withPeople(people)
-                    .withWorkbench(new io.signalman.workbench.Workbench(decisions, config.fixtures(), config.data(),
-                            config.decisionsDir(), workbench, writing, people));
+            io.signalman.workbench.Workbench bench = new io.signalman.workbench.Workbench(
+                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing, people);
+            // After the warm-up (its decisions are no trial's), before the first request.
+            TrialOptions trialOptions = TrialOptions.defaults(config.limits().deadlineMs());
+            trials = cluster == null
+                    ? Trials.local(engine, config.data(), bench.trialDrafts(), bench.trialPromoter(), trialOptions)
+                    : Trials.clustered(engine, config.data(), cluster, bench.trialDrafts(), bench.trialPromoter(), trialOptions);
+            decisions.arms(trials.arms());
+            TrialMetrics.register(metrics, trials);
+            HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withPeople(people).withWorkbench(bench)
+                    .withTrials(trials);
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
@@ -237,11 +251,14 @@ public final class Server implements AutoCloseable {
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
             return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage,
-                    people);
+                    trials, people);
         } catch (Exception e) {
             // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
             vertx.close().await();
+            if (trials != null) {
+                trials.close();
+            }
             if (guard != null) {
                 guard.close();
             }
@@ -325,6 +342,11 @@ public final class Server implements AutoCloseable {
         return storage;
     }
 
+    /** The live trials this server runs. */
+    public Trials trials() {
+        return trials;
+    }
+
     public DecisionLog decisionLog() {
         return log;
     }
@@ -350,6 +372,8 @@ public final class Server implements AutoCloseable {
             LOG.warn("vert.x did not close cleanly: {}", e.toString());
         }
         guard.close();
+        // After the requests: a trial's last comparisons are counted and its figures kept.
+        trials.close();
         log.close();
         metrics.close();
         // After the log: the last snapshot covers every decision the log holds.

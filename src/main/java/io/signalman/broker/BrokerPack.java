@@ -2,6 +2,7 @@ package io.signalman.broker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Collector;
@@ -47,7 +48,7 @@ public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecisi
     }
 
     @Override
-    public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+    public ReferenceData loadReference(PackFiles files) throws BundleException {
         byte[] chart = files.get(OrgChart.FILE);
         if (chart == null) {
             throw new BundleException(new BundleError(OrgChart.FILE, 0, 0,
@@ -77,6 +78,12 @@ public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecisi
     @Override
     public Collector newCollector(ReferenceData reference) {
         return new Route();
+    }
+
+    /** A canary buckets by the sending agent ({@code envelope.from_agent}): one sender, one arm. */
+    @Override
+    public String trialKey(BrokerMessage message, RouteDecision live) {
+        return message.envelope() == null || message.envelope().fromAgent() == null ? "" : message.envelope().fromAgent();
     }
 
     /** Routes one message. Blocking: call it from a worker thread. */

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | test | replay | explain | state | data | users | audit}. */
+/** {@code signalman serve | check | test | replay | explain | state | data | trial | users | audit}. */
 public final class Main {
 
     static final String USAGE = """
@@ -27,12 +27,16 @@ public final class Main {
               check    [rules-dir]
               test     [rules-dir] [--json]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
-                       [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet]
+                       [--since T] [--until T] [--pack NAME]... [--sample RATE] [--arm live|candidate] [--quiet]
                        [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
               explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
               state    export [--data data | --state-jdbc URL] > states.jsonl
               state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)
               data     verify [--data data] [--rules rules]   (checks a data directory; changes nothing)
+              trial    start --draft ID --mode shadow|canary [--percent P] [--stop JSON]
+                       | show ID | set ID [--mode M] [--percent P] [--stop JSON|null]
+                       | promote ID --note N [--accept-golden-changes] | abort ID [--reason R]
+                       [--url http://127.0.0.1:8080] [--admin-token T]   (a live trial on a running server)
               users    add NAME --role ROLE[,ROLE] | list | remove NAME | rotate NAME   [--data data]
                        (a data directory no server holds; a new token is printed alone on the last line)
               audit    verify [--data data]   (proves the audit log's hash chain unbroken; changes nothing)
@@ -99,6 +103,7 @@ public final class Main {
                 case "explain" -> ExplainCommand.run(rest, out, err, env);
                 case "state" -> StateCommand.run(rest, System.in, out, err, env);
                 case "data" -> DataCommand.run(rest, out, err, env);
+                case "trial" -> TrialCommand.run(rest, out, err, env);
                 case "users" -> UsersCommand.run(rest, out, err, env);
                 case "audit" -> AuditCommand.run(rest, out, err, env);
                 default -> throw new Args.UsageException("unknown command \"" + argv[0] + "\"");

@@ -36,7 +36,7 @@ import java.util.TreeSet;
 final class ReplayCommand {
 
     static final Set<String> VALUED = Set.of("rules", "baseline", "report", "threads", "since", "until", "pack", "sample",
-            "members");
+            "members", "arm");
     static final Set<String> BOOLEANS = Set.of("accept", "quiet");
 
     private ReplayCommand() {
@@ -150,7 +150,7 @@ final class ReplayCommand {
                 throw new Args.UsageException("--sample must be a rate with 0 < RATE <= 1, not \"" + sample + "\"");
             }
             return new Selection(Selection.instant("since", a.get("since", null)), Selection.instant("until", a.get("until", null)),
-                    packs, rate);
+                    packs, rate, a.get("arm", null));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

@@ -12,6 +12,7 @@ import io.signalman.json.Json;
 import io.signalman.state.LocalState;
 import io.signalman.state.StateConfig;
 import io.signalman.state.StateLine;
+import io.signalman.state.StoreSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -46,6 +48,9 @@ final class StateCommand {
         boolean export = "export".equals(a.positional().get(0));
         String jdbc = a.get("state-jdbc", null);
         Path data = Path.of(a.get("data", "data"));
+        var specs = StateSpecs.all(() -> {
+            throw new IllegalStateException("no rules offline");
+        });
         try {
             if (jdbc != null) {
                 StateDatabase db = new StateDatabase(jdbc, env).migrate();
@@ -53,11 +58,9 @@ final class StateCommand {
                     db.export(line -> out.println(Json.write(line)));
                     return 0;
                 }
-                return read(a, in, err, line -> db.importLine(line.store(), line.id(), line.version(), line.value()));
+                return read(a, in, err, line -> db.importLine(spec(specs, line.store()), line.id(), line.version(),
+                        line.value()));
             }
-            var specs = StateSpecs.all(() -> {
-                throw new IllegalStateException("no rules offline");
-            });
             if (export) {
                 // Beside a running server: no lock taken, no file written.
                 Writing reading = new Writing(Disk.REAL, new Storage(Disk.REAL), FileRegistry.NONE, DataDir.legacyFiles(data));
@@ -78,6 +81,12 @@ final class StateCommand {
             err.println("signalman state: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** The store an exported line names; an unknown one is refused like a bad line. */
+    private static StoreSpec<?> spec(List<StoreSpec<?>> specs, String store) {
+        return specs.stream().filter(s -> s.name().equals(store)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                "no state store \"" + store + "\"; known: " + specs.stream().map(StoreSpec::name).toList()));
     }
 
     /** Reads lines from the file given after {@code import}, or standard input; a bad line stops the import, naming it. */

@@ -10,7 +10,6 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryLoader;
 import io.signalman.state.SharedAnswers;
-import io.signalman.state.StateStores;
 import io.vertx.core.VertxOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -94,12 +93,6 @@ public final class Cluster {
         return options;
     }
 
-    /** Cluster-wide state stores; usable once the clustered Vert.x has started (the member joined). */
-    public StateStores stores() {
-        HazelcastInstance hz = hazelcast();
-        return new StateStores(name -> new HazelcastStateStore<>(hz.getMap(STATE_MAPS + name), StateCodec.forStore(name)));
-    }
-
     /** Cluster-wide stores with retention and the cap; usable once joined. */
     public ClusterState state(io.signalman.state.StateConfig state, java.util.List<io.signalman.state.StoreSpec<?>> specs) {
         return new ClusterState(hazelcast(), state, specs, database == null ? null : database::purgeExpired);
@@ -110,7 +103,8 @@ public final class Cluster {
         return new HazelcastAnswers(hazelcast().getMap(ANSWERS));
     }
 
-    HazelcastInstance hazelcast() {
+    /** The member's Hazelcast instance, once joined: for what the members share beyond state (a live trial). */
+    public HazelcastInstance hazelcast() {
         HazelcastInstance hz = manager.getHazelcastInstance();
         if (hz == null) {
             throw new IllegalStateException("the cluster has not been joined yet");

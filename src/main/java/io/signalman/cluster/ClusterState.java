@@ -46,7 +46,7 @@ public final class ClusterState implements AutoCloseable {
     }
 
     private static <V> HazelcastStateStore<V> store(HazelcastInstance hz, StateConfig config, StoreSpec<V> spec) {
-        return new HazelcastStateStore<>(hz.getMap(Cluster.STATE_MAPS + spec.name()), StateCodec.forStore(spec.name()),
+        return new HazelcastStateStore<>(hz.getMap(Cluster.STATE_MAPS + spec.name()), new StateCodec<>(spec),
                 new ClusterRetention<>(config, spec.finished(), hz.getMap(TOMBSTONES + spec.name())));
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
+import io.signalman.state.StoreSpec;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -164,12 +165,12 @@ public final class StateDatabase {
      * store it; the value is read with its store's reader first, so a bad line is refused. Into a
      * stopped cluster: running members would not see rows written behind their maps.
      */
-    public void importLine(String store, String id, long version, JsonNode value) {
-        StateCodec<Object> codec = StateCodec.forStore(store);
+    public <V> void importLine(StoreSpec<V> spec, String id, long version, JsonNode value) {
+        StateCodec<V> codec = new StateCodec<>(spec);
         // Imported now: retention measures from the import, as for any other change.
         String stored = codec.write(codec.read(Json.write(Json.object().put("version", version).set("value", value))),
                 System.currentTimeMillis());
-        new PostgresMapStore(this, store).store(id, stored);
+        new PostgresMapStore(this, spec.name()).store(id, stored);
     }
 
     @Override

@@ -13,14 +13,33 @@ import java.util.Objects;
  * A decision that changed state also carries {@code state_after} ({@code {"store", "key", "version",
  * "value"}}): the decision log is the write-ahead log of durable state, so a restart rebuilds the
  * state from it (the state package's LocalState does).
+ *
+ * <p>A decision made while a live trial ran also carries {@code trial}: {@code {"id", "arm"}}, the
+ * trial and the arm ({@code live} or {@code candidate}) whose rules made it, beside the revision
+ * that made it ({@code rules_revision}), so that replaying the log with each arm's rules
+ * ({@code signalman replay --arm}) gives back every decision exactly. Absent outside a trial.
  */
 public record DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
-                             JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter) {
+                             JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter, JsonNode trial) {
+
+    /** The arm of a decision made outside any trial: the live rules made it. */
+    public static final String LIVE = "live";
 
     /** A record that changed no state (or whose change is not recorded). */
     public DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
                           JsonNode input, ObjectNode decision, JsonNode stateBefore) {
-        this(decisionId, at, pack, endpoint, rulesRevision, input, decision, stateBefore, null);
+        this(decisionId, at, pack, endpoint, rulesRevision, input, decision, stateBefore, null, null);
+    }
+
+    /** A record made outside any live trial. */
+    public DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
+                          JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter) {
+        this(decisionId, at, pack, endpoint, rulesRevision, input, decision, stateBefore, stateAfter, null);
+    }
+
+    /** The arm whose rules made the decision: {@code candidate} in a trial's candidate arm, else {@link #LIVE}. */
+    public String arm() {
+        return trial == null || !trial.path("arm").isTextual() ? LIVE : trial.get("arm").asText();
     }
 
     public DecisionRecord {
@@ -45,6 +64,9 @@ public record DecisionRecord(String decisionId, String at, String pack, String e
         if (stateAfter != null) {
             n.set("state_after", stateAfter);
         }
+        if (trial != null) {
+            n.set("trial", trial);
+        }
         return n;
     }
 
@@ -64,7 +86,7 @@ public record DecisionRecord(String decisionId, String at, String pack, String e
         return new DecisionRecord(text(n, "decision_id", true), text(n, "at", false), text(n, "pack", true),
                 text(n, "endpoint", false), text(n, "rules_revision", false), input, (ObjectNode) decision,
                 n.hasNonNull("state_before") ? n.get("state_before") : null,
-                n.hasNonNull("state_after") ? n.get("state_after") : null);
+                n.hasNonNull("state_after") ? n.get("state_after") : null, n.hasNonNull("trial") ? n.get("trial") : null);
     }
 
     /** The recorded rule that decided, or null. */

@@ -15,6 +15,7 @@ import io.signalman.json.InputException;
 import io.signalman.state.StateStore;
 import io.signalman.json.Json;
 import io.signalman.state.StateStores;
+import io.signalman.trials.Arms;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,11 @@ public final class Decisions {
     private final StateStores stores;
     /** Who counts each decision as it is made (the server's metrics); nothing by default. */
     private final java.util.function.Consumer<Decision<?>> counted;
+    /**
+     * A live trial's part in each decision (which rules decide it, what its record says of the
+     * trial); none until the server's wiring sets the trials.
+     */
+    private volatile Arms arms = Arms.NONE;
     /** Who sees each committed decision as it is logged (the workbench's live tail). */
     private final List<java.util.function.Consumer<DecisionRecord>> taps = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -72,6 +78,14 @@ public final class Decisions {
         for (java.util.function.Consumer<DecisionRecord> tap : taps) {
             tap.accept(record);
         }
+    }
+
+    /**
+     * Lets a live trial take part in every decision from now on: HTTP, the event bus and the
+     * workbench all decide here, so a trial sees them all. Set once by the server's wiring.
+     */
+    public void arms(Arms trialArms) {
+        this.arms = java.util.Objects.requireNonNull(trialArms);
     }
 
     /** The server's state stores (FSM instances, conversations); they outlive rule reloads. */
@@ -108,7 +122,7 @@ public final class Decisions {
         log.ensureAvailable();
         RuleBundle bundle = engine.bundle();
         requireRule(bundle, pack, whyNot);
-        Decision<D> d = pack.decide(bundle, input, explain || whyNot != null);
+        Decision<D> d = arms.decide(pack, bundle, input, explain || whyNot != null);
         return Json.bytes(withWhyNot(commit(pack, endpoint, input, d), d, whyNot));
     }
 
@@ -171,7 +185,7 @@ public final class Decisions {
         List<DecisionRecord> records = new ArrayList<>(inputs.size());
         List<ObjectNode> outcomes = new ArrayList<>(inputs.size());
         for (I input : inputs) {
-            Decision<D> d = pack.decide(bundle, input, explain || whyNot != null);
+            Decision<D> d = arms.decide(pack, bundle, input, explain || whyNot != null);
             ObjectNode outcome = pack.outcomeJson(d.outcome());
             made.add(d);
             outcomes.add(outcome);
@@ -203,7 +217,7 @@ public final class Decisions {
     public <I, D> Decision<D> evaluate(DecisionPack<I, D> pack, I input, boolean explain) {
         // Refused before any state moves while the disk cannot take writes (503 storage_unavailable).
         log.ensureAvailable();
-        return pack.decide(engine.bundle(), input, explain);
+        return arms.decide(pack, engine.bundle(), input, explain);
     }
 
     /**
@@ -241,10 +255,11 @@ public final class Decisions {
         Receipts.log(a.file(), a.end());
     }
 
-    private static <I, D> DecisionRecord record(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d,
-                                                ObjectNode outcome, JsonNode stateAfter) {
+    /** The decision's record; during a trial it names the trial and the arm whose rules made it. */
+    private <I, D> DecisionRecord record(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d,
+                                         ObjectNode outcome, JsonNode stateAfter) {
         return new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
-                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter);
+                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter, arms.committed(d));
     }
 
     private void logged(Decision<?> d, String endpoint) {

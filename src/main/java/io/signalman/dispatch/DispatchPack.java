@@ -2,6 +2,7 @@ package io.signalman.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Collector;
@@ -50,7 +51,7 @@ public final class DispatchPack implements DecisionPack<InboundMessage, Dispatch
 
     /** Reads agents.json and config.json, and the rules' short names and lint findings from the DRL. */
     @Override
-    public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+    public ReferenceData loadReference(PackFiles files) throws BundleException {
         List<BundleError> errors = new ArrayList<>();
         AgentRoster agents = AgentRoster.EMPTY;
         DispatchConfig config = null;
@@ -93,6 +94,15 @@ public final class DispatchPack implements DecisionPack<InboundMessage, Dispatch
     @Override
     public List<BundleError> lintWarnings(List<RuleInfo> rules, ReferenceData reference) {
         return reference.as(DispatchReference.class).rules().warnings();
+    }
+
+    /**
+     * A canary buckets by the session key the live rules give the message: one session, one arm.
+     * The key is itself decided (the agent is part of it), so it is the live rules' key.
+     */
+    @Override
+    public String trialKey(InboundMessage message, DispatchDecision live) {
+        return live.sessionKey();
     }
 
     /** Dispatches one inbound message. Blocking: call it from a worker thread. */

@@ -1,14 +1,13 @@
 package io.signalman.dispatch;
 
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.rulelang.Condition;
 import io.signalman.rulelang.DecideCall;
 import io.signalman.rulelang.PatternReading;
-import io.signalman.rulelang.RuleFile;
 import io.signalman.rulelang.RuleReading;
 import io.signalman.rulelang.Suggest;
 import io.signalman.rulelang.Test;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,20 +41,17 @@ public final class DispatchRuleIndex {
     private final List<BundleError> warnings = new ArrayList<>();
 
     /** Indexes the pack's DRL files; {@code files} may hold other files, which are ignored. */
-    public static DispatchRuleIndex of(Map<String, byte[]> files) {
+    public static DispatchRuleIndex of(PackFiles files) {
         return of(files, AgentRoster.EMPTY);
     }
 
     /** Indexes the pack's DRL files, warning about agents the roster does not list. */
-    public static DispatchRuleIndex of(Map<String, byte[]> files, AgentRoster agents) {
+    public static DispatchRuleIndex of(PackFiles files, AgentRoster agents) {
         DispatchRuleIndex index = new DispatchRuleIndex();
         Map<String, RuleDescr> byShortName = new HashMap<>();
-        files.forEach((path, bytes) -> {
-            if (path.endsWith(".drl")) {
-                RuleFile read = RuleFile.read(new String(bytes, StandardCharsets.UTF_8), null);
-                read.rules().forEach(r -> index.indexRule(path, r, byShortName, agents));
-            }
-        });
+        for (String path : files.drlPaths()) {
+            files.rules(path).rules().forEach(r -> index.indexRule(path, r, byShortName, agents));
+        }
         return index;
     }
 

@@ -65,6 +65,15 @@ public final class BundleFiles {
         return new BundleFiles(dir, files);
     }
 
+    /**
+     * Files given as they are (a live trial's candidate, shared between cluster members): the
+     * revision is computed from them here, never taken on trust. {@code root} is only where they
+     * are said to come from.
+     */
+    public static BundleFiles of(Path root, Map<String, byte[]> files) {
+        return new BundleFiles(root, new TreeMap<>(files));
+    }
+
     /** A copy in which some files are replaced or added (reference-data overlays for replay). */
     public BundleFiles overlay(Map<String, byte[]> replacements) {
         Map<String, byte[]> copy = new TreeMap<>(files);

@@ -42,6 +42,23 @@ public final class Deadline {
         }
     }
 
+    /**
+     * Runs {@code work} with a deadline {@code budgetNanos} from now, or the thread's own deadline
+     * when that comes first: a part of a request (a live trial's candidate) that must end early
+     * enough for the request still to be answered without it.
+     */
+    public static <T> T withinAtMost(long budgetNanos, Callable<T> work) throws Exception {
+        long mine = System.nanoTime() + budgetNanos;
+        Long outer = AT.get();
+        return within(outer != null && outer - mine < 0 ? outer : mine, work);
+    }
+
+    /** Nanoseconds left before the current thread's deadline, or null when it has none. */
+    public static Long remainingNanos() {
+        Long at = AT.get();
+        return at == null ? null : at - System.nanoTime();
+    }
+
     /** The current thread's deadline in nanoTime, or null when it has none. */
     static Long current() {
         return AT.get();

@@ -37,6 +37,14 @@ public interface DecisionPack<I, D> extends PackDefinition {
         return null;
     }
 
+    /**
+     * What a live trial's canary buckets a request by, so that one sender, instance or
+     * conversation keeps one arm for its whole life (each pack's README names it). {@code live} is
+     * the live rules' outcome for the request, for a pack whose key is itself decided (dispatch:
+     * the session key). Never null: a request without a key buckets as the empty key.
+     */
+    String trialKey(I input, D live);
+
     /** Decides one input against a bundle; blocking, call from a worker thread. */
     Decision<D> decide(RuleBundle bundle, I input, boolean explain);
 

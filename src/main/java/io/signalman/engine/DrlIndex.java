@@ -30,6 +30,7 @@ final class DrlIndex {
     private final Map<String, String> packages = new HashMap<>();
     private final List<Consequence> consequences = new ArrayList<>();
     private final Map<String, DrlFile> files = new java.util.LinkedHashMap<>();
+    private final Map<String, RuleFile> readings = new HashMap<>();
     private Map<String, DecisionTable> tables = Map.of();
     private io.signalman.rulelang.Vocabulary vocabulary;
 
@@ -125,6 +126,11 @@ final class DrlIndex {
         return index;
     }
 
+    /** The rule reader's reading of each DRL file that parsed, by path. */
+    Map<String, RuleFile> readings() {
+        return readings;
+    }
+
     List<RuleInfo> rules() {
         return List.copyOf(rules);
     }
@@ -210,6 +216,7 @@ final class DrlIndex {
             read.errors().forEach(f -> errors.add(table == null ? new BundleError(file, f.line(), f.column(), f.message())
                     : new BundleError(file, table.row(f.line()), 0, f.message())));
         }
+        readings.put(file, read);
         PackageDescr descr = read.descr();
         packages.put(file, descr.getName() == null ? "" : descr.getName());
         files.put(file, DrlFile.of(file, text, descr));

@@ -24,6 +24,8 @@ public final class Engine {
     private final AtomicReference<Refusal> lastRefused = new AtomicReference<>();
     private final AtomicLong loads = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
+    /** Told of every bundle made active, on the loading thread, after the swap. */
+    private final List<java.util.function.Consumer<RuleBundle>> loaded = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Engine(Path rulesDir, BundleCompiler compiler) {
         this(rulesDir, compiler, Gate.NONE);
@@ -62,12 +64,21 @@ public final class Engine {
             bundle.packs().values().forEach(CompiledPack::gatePassed);
             active.set(bundle);
             loads.incrementAndGet();
+            loaded.forEach(l -> l.accept(bundle));
             return bundle;
         } catch (BundleException e) {
             refusals.incrementAndGet();
             lastRefused.set(new Refusal(Instant.now(), revision, e.errors()));
             throw e;
         }
+    }
+
+    /**
+     * Tells {@code listener} of every bundle made active from now on (a reload, an activation, a
+     * rollback), on the thread that loaded it, once it serves. It must not load rules itself.
+     */
+    public void onLoad(java.util.function.Consumer<RuleBundle> listener) {
+        loaded.add(listener);
     }
 
     /** The active bundle; throws when none has loaded yet (the server is not ready). */

@@ -76,13 +76,14 @@ final class PackBuild {
             }
             return b;
         }
+        b.index = DrlIndex.of(def, drl, b.tables);
         try {
-            b.reference = def.loadReference(all);
+            // The reference data gets the checker's readings of the DRL files: each is parsed once.
+            b.reference = def.loadReference(PackFiles.of(all, b.index.readings()));
             b.referenceLoaded = true;
         } catch (BundleException e) {
             b.errors.addAll(e.errors());
         }
-        b.index = DrlIndex.of(def, drl, b.tables);
         b.errors.addAll(b.index.errors());
         if (b.index.unparsable()) {
             b.semanticChecks();

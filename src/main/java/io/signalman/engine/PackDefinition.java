@@ -38,10 +38,11 @@ public interface PackDefinition {
     /**
      * Parses the pack's reference data. Runs on a worker thread.
      *
-     * @param files the files under the pack's folder, keyed by bundle-relative path, sorted
+     * @param files the files under the pack's folder, keyed by bundle-relative path, sorted, with
+     *              the readings of its DRL files the build already made
      * @throws BundleException with file and line for malformed or inconsistent data
      */
-    ReferenceData loadReference(Map<String, byte[]> files) throws BundleException;
+    ReferenceData loadReference(PackFiles files) throws BundleException;
 
     /** A fresh collector for one session, given the reference data that session sees. */
     Collector newCollector(ReferenceData reference);

@@ -33,7 +33,7 @@ public record RuleBundle(String revision, Instant loadedAt, BundleFiles files, M
                 Map<String, byte[]> own = new java.util.LinkedHashMap<>();
                 overlaid.paths().stream().filter(k -> p.definition().includes(k) && !BundleFiles.isScenario(k))
                         .forEach(k -> own.put(k, overlaid.bytes(k)));
-                out.put(p.name(), p.withReference(p.definition().loadReference(own)));
+                out.put(p.name(), p.withReference(p.definition().loadReference(PackFiles.of(own))));
             }
         }
         return new RuleBundle(overlaid.revision(), loadedAt, overlaid, out, warnings);

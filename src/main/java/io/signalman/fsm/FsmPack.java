@@ -2,6 +2,7 @@ package io.signalman.fsm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Collector;
@@ -53,7 +54,7 @@ public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
     }
 
     @Override
-    public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+    public ReferenceData loadReference(PackFiles files) throws BundleException {
         byte[] bytes = files.get(MachineFile.FILE);
         if (bytes == null) {
             throw new BundleException(new BundleError(MachineFile.FILE, 0, 0, "the fsm pack needs " + MachineFile.FILE
@@ -92,6 +93,12 @@ public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
     @Override
     public Collector newCollector(ReferenceData reference) {
         return new Transit();
+    }
+
+    /** A canary buckets by the instance: one instance, one arm, for its whole life. */
+    @Override
+    public String trialKey(FsmStep step, FsmOutcome live) {
+        return step.instance() == null ? "" : step.instance();
     }
 
     /** Decides what an action does to an instance in a given state. Pure; blocking. */

@@ -27,16 +27,27 @@ public final class FsmService {
 
     private final StateStore<FsmInstance> store;
     private final Supplier<RuleBundle> bundles;
-    private final FsmPack pack;
+    private final Decider decider;
 
     /** An applied action: the step decided, its decision, and whether it changed the state. */
     public record Applied(FsmStep step, Decision<FsmOutcome> decision) {
     }
 
+    /** Who decides an action: the pack with the active rules, or the server's decision service (a live trial's arms). */
+    @FunctionalInterface
+    public interface Decider {
+        Decision<FsmOutcome> decide(FsmStep step, boolean explain);
+    }
+
     public FsmService(StateStore<FsmInstance> store, Supplier<RuleBundle> bundles, FsmPack pack) {
+        this(store, bundles, (step, explain) -> pack.decide(bundles.get(), step, explain));
+    }
+
+    /** Decides through {@code decider} (which must decide with {@code bundles}' rules or a trial's candidate). */
+    public FsmService(StateStore<FsmInstance> store, Supplier<RuleBundle> bundles, Decider decider) {
         this.store = store;
         this.bundles = bundles;
-        this.pack = pack;
+        this.decider = decider;
     }
 
     public FsmInstance create(String id, String machine) {
@@ -78,7 +89,7 @@ public final class FsmService {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             Versioned<FsmInstance> current = store.get(id).orElseThrow(() -> missing(id));
             FsmStep step = new FsmStep(id, action, payload, current.value());
-            Decision<FsmOutcome> d = pack.decide(bundles.get(), step, explain);
+            Decision<FsmOutcome> d = decider.decide(step, explain);
             Applied applied = new Applied(step, d);
             if (!(d.outcome() instanceof FsmOutcome.Moved m)) {
                 return commit.commit(applied, null);

@@ -2,6 +2,7 @@ package io.signalman.handoff;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.Collector;
@@ -46,7 +47,7 @@ public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome
     }
 
     @Override
-    public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+    public ReferenceData loadReference(PackFiles files) throws BundleException {
         return new ReferenceData(HandoffReference.load(files), List.of());
     }
 
@@ -58,6 +59,12 @@ public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome
     @Override
     public Collector newCollector(ReferenceData reference) {
         return new Step();
+    }
+
+    /** A canary buckets by the conversation: one conversation, one arm, for its whole life. */
+    @Override
+    public String trialKey(TurnInput in, HandoffOutcome live) {
+        return in.conversationId() == null ? "" : in.conversationId();
     }
 
     /** Decides one turn from the state it found. Blocking: call it from a worker thread. */

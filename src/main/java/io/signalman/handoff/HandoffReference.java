@@ -1,5 +1,6 @@
 package io.signalman.handoff;
 
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import java.util.ArrayList;
@@ -37,11 +38,11 @@ public record HandoffReference(Map<String, Crew> crews, List<SignalRule> signalR
                 .toList();
     }
 
-    static HandoffReference load(Map<String, byte[]> files) throws BundleException {
+    static HandoffReference load(PackFiles files) throws BundleException {
         List<BundleError> errors = new ArrayList<>();
         Map<String, Crew> crews = new LinkedHashMap<>();
         Map<String, String> crewFiles = new HashMap<>();
-        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        for (Map.Entry<String, byte[]> f : files.bytes().entrySet()) {
             if (!f.getKey().endsWith(".json")) {
                 continue;
             }

@@ -2,17 +2,15 @@ package io.signalman.handoff;
 
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.rulelang.Condition;
 import io.signalman.rulelang.DecideCall;
 import io.signalman.rulelang.PatternReading;
-import io.signalman.rulelang.RuleFile;
 import io.signalman.rulelang.RuleReading;
 import io.signalman.rulelang.Test;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.drools.drl.ast.descr.AttributeDescr;
 
 /**
@@ -36,14 +34,11 @@ final class SignalRules {
     }
 
     /** The signal rules of every DRL file, in file and line order; unreadable ones become errors. */
-    static List<SignalRule> read(Map<String, byte[]> files, List<BundleError> errors) {
+    static List<SignalRule> read(PackFiles files, List<BundleError> errors) {
         List<SignalRule> out = new ArrayList<>();
-        for (Map.Entry<String, byte[]> f : files.entrySet()) {
-            if (f.getKey().endsWith(".drl")) {
-                RuleFile read = RuleFile.read(new String(f.getValue(), StandardCharsets.UTF_8), null);
-                // A file that does not parse is reported by the engine's compile, with its lines.
-                read.rules().forEach(r -> rule(f.getKey(), r, out, errors));
-            }
+        for (String path : files.drlPaths()) {
+            // A file that does not parse is reported by the engine's compile, with its lines.
+            files.rules(path).rules().forEach(r -> rule(path, r, out, errors));
         }
         return out;
     }

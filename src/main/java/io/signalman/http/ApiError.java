@@ -75,7 +75,7 @@ public record ApiError(int status, String code, String message, ObjectNode detai
                 case UNAUTHENTICATED -> 401;
                 case FORBIDDEN -> 403;
             };
-            return of(status, r.code(), r.getMessage());
+            return new ApiError(status, r.code(), r.getMessage(), r.details());
         }
         if (e instanceof Expired x) {
             ObjectNode details = Json.object();

@@ -51,7 +51,9 @@ final class FsmApi implements ApiModule {
     }
 
     static FsmService service(Api api) {
-        return new FsmService(api.decisions().stores().named(FsmService.STORE), api.decisions().engine()::bundle, Packs.FSM);
+        Decisions d = api.decisions();
+        return new FsmService(d.stores().named(FsmService.STORE), d.engine()::bundle,
+                (step, explain) -> d.evaluate(Packs.FSM, step, explain));
     }
 
     private static void create(RoutingContext ctx, Api api) {

@@ -56,6 +56,8 @@ public final class HttpApi extends VerticleBase {
     private final ClusterView cluster;
     /** The analysts' workbench, mounted from above (app): http knows it only as routes. */
     private ApiModule workbench;
+    /** Live trials' endpoints, when the server runs trials. */
+    private ApiModule trials;
     private final Metrics metrics;
     private final Readiness readiness;
     /** Open connections on the public listener, shown as {@code signalman_connections_open}. */
@@ -83,6 +85,12 @@ public final class HttpApi extends VerticleBase {
     /** Serves the analysts' workbench too: on the admin listener when there is one, else here. */
     public HttpApi withWorkbench(ApiModule w) {
         this.workbench = w;
+        return this;
+    }
+
+    /** Serves the live trials' endpoints (admin) too. */
+    public HttpApi withTrials(io.signalman.trials.Trials t) {
+        this.trials = new TrialsApi(t);
         return this;
     }
 
@@ -131,6 +139,9 @@ public final class HttpApi extends VerticleBase {
         router.post("/v1/rules/reload").handler(api.gate(io.signalman.people.Role.OPERATOR)).handler(ctx -> reload(ctx, api));
         UsersApi.routes(router, api);
         ApiModules.ALL.forEach(m -> m.adminRoutes(router, api));
+        if (trials != null) {
+            trials.adminRoutes(router, api);
+        }
     }
 
     /**

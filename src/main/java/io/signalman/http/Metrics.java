@@ -160,6 +160,21 @@ public final class Metrics {
         Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).strongReference(true).register(registry);
     }
 
+    private final java.util.List<Object> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** A gauge with tags, read from {@code value} at every scrape. */
+    public void gauge(String name, String description, java.util.function.Supplier<Number> value, String... tags) {
+        Gauge.builder(name, value, v -> v.get().doubleValue()).tags(tags).description(description).strongReference(true)
+                .register(registry);
+    }
+
+    /** A counter read from {@code value} (which only grows) at every scrape. */
+    public void functionCounter(String name, String description, java.util.function.Supplier<Number> value, String... tags) {
+        // NOTE: a function counter holds its source weakly; this registry holds it for the process's life.
+        held.add(value);
+        FunctionCounter.builder(name, value, v -> v.get().doubleValue()).tags(tags).description(description).register(registry);
+    }
+
     /** A counter registered once per name and tags; increment it from any thread. */
     public Counter counter(String name, String description, String... tags) {
         return Counter.builder(name).tags(tags).description(description).register(registry);

@@ -96,7 +96,7 @@ public final class Accept {
         }
         DecisionPack<?, ?> pack = Packs.named(rec.pack()).orElse(null);
         if (pack == null || candidate.pack(rec.pack()).isEmpty()
-                || selection.test(rec.pack(), rec.at(), rec.decisionId()) != Selection.Skip.NONE) {
+                || selection.test(rec.pack(), rec.at(), rec.decisionId(), rec.arm()) != Selection.Skip.NONE) {
             return null;
         }
         try {

@@ -55,6 +55,7 @@ final class RecordParser {
         JsonNode decision = null;
         JsonNode state = null;
         JsonNode after = null;
+        JsonNode trial = null;
         try (JsonParser p = FACTORY.createParser(bytes, offset, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new InputException("", "a decision record is a JSON object");
@@ -78,6 +79,7 @@ final class RecordParser {
                             p.skipChildren();
                         }
                     }
+                    case "trial" -> trial = tree(p, t);
                     case "decision" -> decision = whole || t != JsonToken.START_OBJECT ? tree(p, t) : compared(p);
                     default -> p.skipChildren();
                 }
@@ -104,7 +106,8 @@ final class RecordParser {
             throw new InputException("pack", "a decision record needs \"pack\"");
         }
         return new DecisionRecord(id, at, pack, endpoint, revision, input, (ObjectNode) decision,
-                state == null || state.isNull() ? null : state, after == null || after.isNull() ? null : after);
+                state == null || state.isNull() ? null : state, after == null || after.isNull() ? null : after,
+                trial == null || trial.isNull() ? null : trial);
     }
 
     /** The decision object without the fields replay does not compare. */

@@ -66,7 +66,7 @@ final class RecordReplay {
             }
             return false;
         }
-        Selection.Skip skip = selection.test(rec.pack(), rec.at(), rec.decisionId());
+        Selection.Skip skip = selection.test(rec.pack(), rec.at(), rec.decisionId(), rec.arm());
         report.selected(skip);
         if (skip == Selection.Skip.NONE) {
             replay(file, line, position, rec, rules);

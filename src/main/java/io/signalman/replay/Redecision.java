@@ -1,9 +1,7 @@
 package io.signalman.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.signalman.decisionlog.DecisionRecord;
 import io.signalman.engine.Decision;
 import io.signalman.engine.DecisionPack;
@@ -11,8 +9,6 @@ import io.signalman.engine.RuleBundle;
 import io.signalman.engine.RuleInfo;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -44,24 +40,8 @@ record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<S
             before = pack.outcomeJson(b.outcome());
             beforeRule = rule(b);
         }
-        // NOTE(perf): most records do not change, so the diff map is made only for one that does.
-        Map<String, JsonNode[]> diff = null;
-        for (Iterator<Map.Entry<String, JsonNode>> it = outcome.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            JsonNode old = before.get(e.getKey());
-            if (old == null) {
-                old = Json.MAPPER.missingNode();
-            }
-            if (!Json.same(old, e.getValue())) {
-                diff = diff == null ? new LinkedHashMap<>() : diff;
-                diff.put(e.getKey(), new JsonNode[] {old, e.getValue()});
-            }
-        }
+        Map<String, JsonNode[]> diff = Compare.diff(before, beforeRule, outcome, rule);
         JsonNode oldRule = beforeRule == null ? Json.MAPPER.missingNode() : beforeRule;
-        if (!oldRule.equals(rule)) {
-            diff = diff == null ? new LinkedHashMap<>() : diff;
-            diff.put("rule", new JsonNode[] {oldRule, rule});
-        }
         return new Redecision<>(input, d, outcome, diff, text(oldRule), text(rule), b);
     }
 
@@ -91,12 +71,11 @@ record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<S
      */
     DecisionRecord accepted(DecisionRecord rec) {
         return new DecisionRecord(rec.decisionId(), rec.at(), rec.pack(), rec.endpoint(), decision.revision(), rec.input(),
-                decision.recordJson(outcome), rec.stateBefore(), rec.stateAfter());
+                decision.recordJson(outcome), rec.stateBefore(), rec.stateAfter(), rec.trial());
     }
 
     private static JsonNode rule(Decision<?> d) {
-        RuleInfo by = d.decidedBy();
-        return by == null ? NullNode.getInstance() : TextNode.valueOf(by.name());
+        return Compare.rule(d);
     }
 
     private static String text(JsonNode n) {

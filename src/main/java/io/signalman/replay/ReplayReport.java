@@ -54,7 +54,7 @@ public final class ReplayReport {
 
     /** The report's counts. */
     record Counts(long read, long records, long unchanged, long changed, long skippedTime, long skippedPack,
-                  long skippedSample, long violationCount, long problemCount, long fatalProblems) {
+                  long skippedSample, long skippedArm, long violationCount, long problemCount, long fatalProblems) {
     }
 
     private final Counts counts;
@@ -178,6 +178,11 @@ public final class ReplayReport {
         return counts.skippedSample();
     }
 
+    /** Records left out because a live trial's other arm made them ({@code --arm}). */
+    long skippedArm() {
+        return counts.skippedArm();
+    }
+
     long fatalProblems() {
         return counts.fatalProblems();
     }
@@ -208,6 +213,7 @@ public final class ReplayReport {
         skipped.put("since_until", counts.skippedTime());
         skipped.put("pack", counts.skippedPack());
         skipped.put("sample", counts.skippedSample());
+        skipped.put("arm", counts.skippedArm());
         ArrayNode gs = n.putArray("changes");
         for (Group g : groups()) {
             ObjectNode o = gs.addObject();

@@ -51,6 +51,7 @@ public final class ReplayTally implements Serializable {
     private long skippedTime;
     private long skippedPack;
     private long skippedSample;
+    private long skippedArm;
     private long violationCount;
     private long problemCount;
     private long fatalProblems;
@@ -81,6 +82,7 @@ public final class ReplayTally implements Serializable {
             case TIME -> skippedTime++;
             case PACK -> skippedPack++;
             case SAMPLE -> skippedSample++;
+            case ARM -> skippedArm++;
             case NONE -> records++;
         }
     }
@@ -141,6 +143,7 @@ public final class ReplayTally implements Serializable {
         skippedTime += o.skippedTime;
         skippedPack += o.skippedPack;
         skippedSample += o.skippedSample;
+        skippedArm += o.skippedArm;
         violationCount += o.violationCount;
         problemCount += o.problemCount;
         fatalProblems += o.fatalProblems;
@@ -226,7 +229,7 @@ public final class ReplayTally implements Serializable {
         Map<String, List<String>> never = new LinkedHashMap<>();
         neverFired.forEach((pack, rules) -> never.put(pack, List.copyOf(rules)));
         return new ReplayReport(new ReplayReport.Counts(read, records, unchanged, changed, skippedTime, skippedPack, skippedSample,
-                violationCount, problemCount, fatalProblems), candidate, comparedWith, selection, elapsedSeconds,
+                skippedArm, violationCount, problemCount, fatalProblems), candidate, comparedWith, selection, elapsedSeconds,
                 readByArgument, firstChanges.values(), gs, all.values().stream().flatMap(List::stream).toList(), never,
                 problems.values(), members);
     }

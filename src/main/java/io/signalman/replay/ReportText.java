@@ -17,7 +17,8 @@ final class ReportText {
         if (r.records() != r.read()) {
             sb.append("  selected:  ").append(r.records()).append(" of ").append(r.read()).append(" records read (")
                     .append(r.selection()).append("); skipped ").append(r.skippedTime()).append(" by time, ")
-                    .append(r.skippedPack()).append(" by pack, ").append(r.skippedSample()).append(" by sample\n");
+                    .append(r.skippedPack()).append(" by pack, ").append(r.skippedSample()).append(" by sample")
+                    .append(r.skippedArm() == 0 ? "" : ", " + r.skippedArm() + " by arm").append('\n');
         }
         sb.append("  unchanged: ").append(r.unchanged()).append('\n');
         sb.append("  changed:   ").append(r.changed()).append('\n');

@@ -20,15 +20,30 @@ import java.util.TreeSet;
  * @param until exclusive, or null
  * @param packs the packs to replay; empty for all
  * @param sample the share of records to replay, in (0, 1]
+ * @param arm the records of one arm of a live trial ({@code live}: those the live rules made,
+ *            outside any trial included; {@code candidate}: those a trial's candidate made), or
+ *            null for every record. Replaying each arm with its own rules gives back every
+ *            decision of a log that spans a trial exactly.
  */
-public record Selection(Instant since, Instant until, Set<String> packs, double sample) implements Serializable {
+public record Selection(Instant since, Instant until, Set<String> packs, double sample, String arm) implements Serializable {
 
     public static final Selection ALL = new Selection(null, null, Set.of(), 1.0);
 
+    /** The arms {@code --arm} takes. */
+    public static final Set<String> ARMS = Set.of("live", "candidate");
+
     /** Why a record was not selected. */
-    public enum Skip { NONE, TIME, PACK, SAMPLE }
+    public enum Skip { NONE, TIME, PACK, SAMPLE, ARM }
+
+    /** Records of every arm. */
+    public Selection(Instant since, Instant until, Set<String> packs, double sample) {
+        this(since, until, packs, sample, null);
+    }
 
     public Selection {
+        if (arm != null && !ARMS.contains(arm)) {
+            throw new IllegalArgumentException("--arm must be live or candidate, not \"" + arm + "\"");
+        }
         packs = Set.copyOf(new TreeSet<>(packs));
         if (!(sample > 0 && sample <= 1)) {
             throw new IllegalArgumentException("--sample must be a rate with 0 < RATE <= 1, not " + sample);
@@ -59,8 +74,16 @@ public record Selection(Instant since, Instant until, Set<String> packs, double 
     }
 
     public Skip test(String pack, String at, String decisionId) {
+        return test(pack, at, decisionId, "live");
+    }
+
+    /** {@code recordArm}: the arm the record says made it ({@code DecisionRecord.arm()}). */
+    public Skip test(String pack, String at, String decisionId, String recordArm) {
         if (!packs.isEmpty() && !packs.contains(pack)) {
             return Skip.PACK;
+        }
+        if (arm != null && !arm.equals(recordArm)) {
+            return Skip.ARM;
         }
         if (since != null || until != null) {
             Instant t;
@@ -107,6 +130,9 @@ public record Selection(Instant since, Instant until, Set<String> packs, double 
         }
         if (sample < 1) {
             parts.add("a sample of " + sample + " by decision_id");
+        }
+        if (arm != null) {
+            parts.add("the " + arm + " arm of live trials");
         }
         return parts.isEmpty() ? "every record" : String.join("; ", parts);
     }

@@ -2,6 +2,7 @@ package io.signalman.signals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackFiles;
 import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.Decision;
@@ -51,7 +52,7 @@ public final class SignalsPack implements DecisionPack<SignalStep, SignalDecisio
     }
 
     @Override
-    public ReferenceData loadReference(Map<String, byte[]> files) {
+    public ReferenceData loadReference(PackFiles files) {
         return ReferenceData.NONE;
     }
 
@@ -63,6 +64,12 @@ public final class SignalsPack implements DecisionPack<SignalStep, SignalDecisio
     @Override
     public Collector newCollector(ReferenceData reference) {
         return new RouteAction();
+    }
+
+    /** A canary buckets by the agent the signal is for: one agent, one arm. */
+    @Override
+    public String trialKey(SignalStep step, SignalDecision live) {
+        return step.agent() == null ? "" : step.agent();
     }
 
     /** Routes one signal, given the agent's FSM state. Pure; blocking. */

@@ -59,6 +59,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private final DecisionSearch search;
     private final FireCounts fired;
     private final People people;
+    private final TrialHooks trialHooks;
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
@@ -81,7 +82,18 @@ public final class Workbench implements io.signalman.http.ApiModule {
         decisions.tap(fired::record);
         this.tail = new DecisionTail(decisions);
         this.search = new DecisionSearch(decisionLog);
+        this.trialHooks = new TrialHooks(engine, drafts, activations, people);
         decisions.tap(lastFired::record);
+    }
+
+    /** Where a live trial takes its candidate from: the workbench's drafts. */
+    public io.signalman.trials.DraftSource trialDrafts() {
+        return trialHooks;
+    }
+
+    /** How a live trial's candidate goes live: the workbench's activation, gate and record. */
+    public io.signalman.trials.Promoter trialPromoter() {
+        return trialHooks;
     }
 
     /** Mounts the pages and the API on {@code router}; {@code api} is the listener's admin check. */

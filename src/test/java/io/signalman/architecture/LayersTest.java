@@ -32,6 +32,7 @@ class LayersTest {
             List.of("packs", "cluster"),
             List.of("replay", "scenario"),
             List.of("replay.cluster"),
+            List.of("trials"),
             List.of("decisions"),
             List.of("http"),
             List.of("workbench"),

@@ -12,6 +12,8 @@ import io.signalman.TestBundles;
 import io.signalman.fsm.FsmInstance;
 import io.signalman.fsm.FsmOutcome;
 import io.signalman.fsm.FsmService;
+import io.signalman.packs.StateSpecs;
+import io.signalman.state.StoreSpec;
 import io.signalman.handoff.ConversationState;
 import io.signalman.handoff.HandoffPack;
 import io.signalman.state.SharedAnswers;
@@ -63,7 +65,11 @@ class HazelcastStateStoreTest {
     }
 
     private <V> StateStore<V> store(HazelcastInstance hz, String name) {
-        return new HazelcastStateStore<>(hz.getMap(Cluster.STATE_MAPS + name), StateCodec.forStore(name));
+        @SuppressWarnings("unchecked")
+        StoreSpec<V> spec = (StoreSpec<V>) StateSpecs.all(() -> {
+            throw new IllegalStateException("no rules here");
+        }).stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+        return new HazelcastStateStore<>(hz.getMap(Cluster.STATE_MAPS + name), new StateCodec<>(spec));
     }
 
     @Test

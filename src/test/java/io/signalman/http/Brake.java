@@ -1,5 +1,6 @@
 package io.signalman.http;
 
+import io.signalman.engine.PackFiles;
 import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.broker.AgentCard;
@@ -121,7 +122,7 @@ public final class Brake {
         }
 
         @Override
-        public ReferenceData loadReference(Map<String, byte[]> files) throws BundleException {
+        public ReferenceData loadReference(PackFiles files) throws BundleException {
             ReferenceData r = broker.loadReference(files);
             List<Object> facts = new ArrayList<>(r.facts());
             facts.add(new Brake());

@@ -62,6 +62,12 @@ class RoleMatrixTest {
             Map.entry("POST /workbench/api/drafts/{id}/reject", Optional.of(Role.APPROVER)),
             Map.entry("POST /workbench/api/drafts/{id}/activate", Optional.of(Role.OPERATOR)),
             Map.entry("POST /workbench/api/rollback", Optional.of(Role.OPERATOR)),
+            Map.entry("POST /v1/trials", Optional.of(Role.OPERATOR)),
+            Map.entry("PATCH /v1/trials/{id}", Optional.of(Role.OPERATOR)),
+            Map.entry("POST /v1/trials/{id}/promote", Optional.of(Role.OPERATOR)),
+            Map.entry("POST /v1/trials/{id}/abort", Optional.of(Role.OPERATOR)),
+            Map.entry("GET /v1/trials", Optional.of(Role.VIEWER)),
+            Map.entry("GET /v1/trials/{id}", Optional.of(Role.VIEWER)),
             // Reads of the workbench that compute (no role beyond reading): a try changes nothing.
             Map.entry("POST /workbench/api/try", Optional.empty()),
             Map.entry("POST /v1/broker/route", Optional.empty()),

@@ -74,6 +74,32 @@ class SelectionTest {
     }
 
     @Test
+    void anArmSelectsTheRecordsThatArmOfALiveTrialMadeAndCountsTheOthersAsSkipped() throws Exception {
+        // Given a log in which a trial's candidate made one record of three (the others: live, and no trial at all)
+        Path archive = tmp.resolve("trial.jsonl");
+        List<String> lines = Files.readAllLines(FIXTURES.resolve("signals/history.jsonl")).subList(0, 3);
+        Files.writeString(archive, String.join("\n", lines.get(0),
+                lines.get(1).replaceFirst("\\{", "{\"trial\":{\"id\":\"01TRIAL\",\"arm\":\"live\"},"),
+                lines.get(2).replaceFirst("\\{", "{\"trial\":{\"id\":\"01TRIAL\",\"arm\":\"candidate\"},")) + "\n");
+
+        // When each arm is replayed on its own
+        CliRunner.Result live = CliRunner.run("replay", "--quiet", "--arm", "live", "--report", tmp.resolve("live.json").toString(),
+                archive.toString());
+        CliRunner.Result candidate = CliRunner.run("replay", "--quiet", "--arm", "candidate", "--report",
+                tmp.resolve("candidate.json").toString(), archive.toString());
+
+        // Then the live arm is the records made outside the trial too, the candidate's the one it made
+        assertEquals(0, live.code(), live.out() + live.err());
+        var l = Json.parse(Files.readAllBytes(tmp.resolve("live.json")));
+        assertEquals(2, l.get("records").asLong());
+        assertEquals(1, l.path("selection").path("skipped").path("arm").asLong());
+        var c = Json.parse(Files.readAllBytes(tmp.resolve("candidate.json")));
+        assertEquals(1, c.get("records").asLong(), candidate.out());
+        assertEquals(2, c.path("selection").path("skipped").path("arm").asLong());
+        assertEquals(2, CliRunner.run("replay", "--arm", "both", archive.toString()).code());
+    }
+
+    @Test
     void aSelectionThatLeavesNothingNeverPasses() {
         CliRunner.Result none = CliRunner.run("replay", "--quiet", "--since", "2099-01-01", "replay-fixtures/signals");
         assertEquals(1, none.code(), none.out());
