@@ -157,6 +157,34 @@ class ApprovalsApiTest {
     }
 
     @Test
+    void aTrialIsPromotedOnlyWithTheApprovalsOfItsCandidateAndItsStepsAreAudited() throws Exception {
+        // Given ana's draft on trial, started by the operator (an author may not start one)
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        editRule(id, "    // on trial\n", ana);
+        String start = Json.write(Json.object().put("draft", id).put("mode", "shadow"));
+        assertEquals(403, send("POST", "/v1/trials", start, ana).statusCode());
+        String trial = ok(send("POST", "/v1/trials", start, cy), 201).get("id").asText();
+        assertEquals(200, send("GET", "/v1/trials/" + trial, null, ana).statusCode(), "a viewer reads a trial");
+
+        // When the operator promotes it without an approval, it is refused and the trial runs on
+        String note = Json.write(Json.object().put("note", "the trial agrees"));
+        HttpResponse<String> early = send("POST", "/v1/trials/" + trial + "/promote", note, cy);
+        assertEquals(409, early.statusCode(), early.body());
+        assertEquals("approval_required", json(early).get("error").asText());
+
+        // Then, approved by bo, the operator's promotion goes live, naming all three
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine on trial\"}", bo), 200);
+        JsonNode promoted = ok(send("POST", "/v1/trials/" + trial + "/promote", note, cy), 200);
+        JsonNode rec = promoted.get("activation");
+        assertEquals("cy", rec.get("who").asText());
+        assertEquals("bo", rec.get("approvals").get(0).get("user").asText());
+        assertEquals(trial, rec.get("trial").get("id").asText());
+        List<String> actions = new ArrayList<>();
+        server.people().audit().entries().forEach(e -> actions.add(e.get("user").asText() + " " + e.get("action").asText()));
+        assertTrue(actions.containsAll(List.of("cy trial_started", "cy trial_promoted")), actions.toString());
+    }
+
+    @Test
     void usersAreValidatedAndARemovedUsersTokenStopsAtOnce() throws Exception {
         assertEquals(400, send("POST", "/v1/admin/users", "{\"name\": \"dee\", \"roles\": [\"superuser\"]}", ADMIN).statusCode());
         assertEquals(400, send("POST", "/v1/admin/users", "{\"name\": \"Dee!\", \"roles\": [\"viewer\"]}", ADMIN).statusCode());
