@@ -11,7 +11,8 @@ import java.util.Set;
  *
  * @param how {@code token} (a user of the data directory), {@code admin-token} (the bootstrap
  *            user), {@code oidc} (a JWT from the configured provider) or {@code read-token} (the
- *            workbench's shared read token, a viewer)
+ *            workbench's shared read token, a viewer) or {@code cli} ({@code signalman users} on a
+ *            data directory no server holds)
  */
 public record Principal(String name, Set<Role> roles, String how) {
 
