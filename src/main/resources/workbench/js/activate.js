@@ -1,5 +1,5 @@
 import {call} from './api.js';
-import {el, clear} from './dom.js';
+import {el, clear, when} from './dom.js';
 
 /**
  * Activation of a draft through the reload gate, with a required note. Only an open, up-to-date
@@ -9,7 +9,45 @@ import {el, clear} from './dom.js';
 /** Notes typed but not yet used, by draft: a save redraws the form, and must not lose them. */
 const typed = new Map();
 
-export function activationForm(draft, app, done) {
+/**
+ * Four eyes: where the draft's content stands (the approvals that count, a rejection that stands,
+ * verdicts given to content since edited), and approve / reject with a note, each bound to the
+ * content shown here (the server refuses a verdict on content that changed since).
+ */
+function approvalsPanel(draft, redraw) {
+  const a = draft.approvals;
+  if (!a) return '';
+  const closed = draft.status === 'activated' || draft.status === 'discarded';
+  const list = el('ul', {id: 'approvals-list'},
+    a.approvals.map(v => el('li', {class: 'ok'}, 'approved by ' + v.user + ' (' + when(v.at) + '): ' + (v.note || ''))),
+    a.rejections.map(v => el('li', {class: 'error'}, 'rejected by ' + v.user + ' (' + when(v.at) + '): ' + (v.note || ''))),
+    a.for_other_content.map(v => el('li', {class: 'muted'}, v.verdict + ' by ' + v.user + ' before a later edit: counts no more')));
+  const summary = el('p', {id: 'approvals-summary', class: a.enough ? 'ok' : 'muted'}, a.required === 0
+    ? 'This server needs no approvals before an activation.'
+    : a.approvals.length + ' of ' + a.required + ' approval(s) by someone other than its authors' +
+      (a.enough ? ': it may be activated.' : a.rejections.length ? ', and a rejection stands.' : '.'));
+  if (closed) return el('div', {id: 'approvals'}, summary, list);
+  const note = el('textarea', {id: 'verdict-note', rows: 2, placeholder: 'Why (required; it goes in the audit log)'});
+  const out = el('div', {id: 'verdict-out'});
+  const verdict = which => async () => {
+    try {
+      const d = await call('POST', 'drafts/' + draft.id + '/' + which, {note: note.value, content_hash: draft.content_hash});
+      redraw(d);
+    } catch (e) {
+      clear(out).append(el('p', {class: 'error', id: 'verdict-result'}, 'Refused (' + e.status + ' ' + (e.code || '') + '): ' + e.message));
+    }
+  };
+  return el('div', {id: 'approvals'}, el('h4', {}, 'Approvals'), summary, list,
+    el('label', {class: 'block'}, 'Your verdict on this content', note),
+    el('div', {class: 'toolbar'}, el('button', {id: 'approve-go', on: {click: verdict('approve')}}, 'Approve'),
+      el('button', {id: 'reject-go', class: 'danger', on: {click: verdict('reject')}}, 'Reject')), out);
+}
+
+export function activationForm(draft, app, done, redraw) {
+  return el('div', {}, approvalsPanel(draft, redraw), activationOnly(draft, app, done));
+}
+
+function activationOnly(draft, app, done) {
   if (draft.status !== 'open') {
     const why = draft.status === 'out_of_date' ? 'This draft is out of date: rebase it onto the live rules first (above).'
       : 'This draft is ' + draft.status + ' and closed: nothing more to activate.';

@@ -181,7 +181,7 @@ function showDraft(d) {
   ui.discard.disabled = closed;
   // An impact is of one revision of the draft: a save that changed it clears the old result (and its error).
   if (!sameRevision) clear(ui.impact).append(closed ? el('p', {class: 'muted'}, 'This draft is closed.') : runImpact(d.id, app));
-  clear(ui.activate).append(activationForm(d, app, rec => afterActivation(rec)));
+  clear(ui.activate).append(activationForm(d, app, rec => afterActivation(rec), showDraft));
 }
 
 function showStatus(d) {

@@ -35,6 +35,16 @@ export const app = {
     ensure('drafts');
     return drafts.saveFile(path, text);
   },
+  /** Who the token belongs to, and what they may do: shown beside the token box. */
+  async refreshWho() {
+    const who = document.getElementById('who');
+    try {
+      const me = await get('me');
+      who.textContent = me.user ? 'signed in as ' + me.user + ' (' + me.roles.join(', ') + ')' : 'reading without a token';
+    } catch (e) {
+      who.textContent = e.status === 403 ? 'this token is not valid' : '';
+    }
+  },
   async refreshRevision() {
     try {
       const o = await get('overview');
@@ -59,9 +69,11 @@ tokenInput.value = token();
 tokenInput.addEventListener('change', () => {
   setToken(tokenInput.value.trim());
   app.refreshRevision();
+  app.refreshWho();
 });
 for (const b of document.querySelectorAll('#tabs button')) {
   b.addEventListener('click', () => app.show(b.dataset.tab));
 }
 app.refreshRevision();
+app.refreshWho();
 app.show(location.hash.slice(1) in tabs ? location.hash.slice(1) : 'rules');

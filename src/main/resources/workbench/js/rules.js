@@ -9,6 +9,33 @@ export function init(section, a) {
   app = a;
 }
 
+const panel = el('div', {id: 'rule-timeline'});
+
+/** One rule's timeline: which activations changed it, who wrote, approved and activated each, the rule's own diff. */
+async function timeline(pack, rule) {
+  clear(panel).append(el('p', {class: 'muted'}, 'Reading the timeline of "' + rule + '"…'));
+  panel.scrollIntoView();
+  let h;
+  try {
+    h = await get('rules/' + encodeURIComponent(pack) + '/' + encodeURIComponent(rule) + '/history');
+  } catch (e) {
+    clear(panel).append(el('p', {class: 'error'}, e.message));
+    return;
+  }
+  clear(panel).append(el('h3', {}, 'Timeline of "' + h.rule + '" (' + h.pack + ')'),
+    el('p', {class: 'muted'}, h.timeline.length ? 'Newest first. Fire counts are since the server started.'
+      : 'No activation here changed this rule.'));
+  for (const e of h.timeline) {
+    panel.append(el('div', {class: 'timeline-entry'},
+      el('p', {}, el('strong', {}, '#' + e.activation + ' ' + e.change), ' ' + when(e.at) + ': activated by ',
+        el('span', {class: 'who'}, e.activated_by), e.emergency ? el('span', {class: 'badge warn'}, 'emergency rollback') : '',
+        e.authors.length ? ', written by ' + e.authors.join(', ') : '',
+        e.approvals.length ? ', approved by ' + e.approvals.map(a => a.user + (a.note ? ' ("' + a.note + '")' : '')).join(', ') : ''),
+      el('p', {class: 'muted'}, 'Note: ' + e.note + '. Fired ' + e.fired_before + ' time(s) before, ' + e.fired_after + ' after.'),
+      el('pre', {class: 'diff'}, e.diff)));
+  }
+}
+
 export async function show() {
   clear(root).append(el('p', {class: 'muted'}, 'Loading the rules as they run…'));
   let data;
@@ -34,11 +61,14 @@ export async function show() {
         r.file + ':' + r.line)),
       el('td', {class: 'num'}, String(r.fired)),
       el('td', {}, when(r.last_fired)),
-      el('td', {}, r.never_fired_in_golden_history ? el('span', {class: 'badge warn'}, 'never fired in golden history') : '')));
+      el('td', {}, r.never_fired_in_golden_history ? el('span', {class: 'badge warn'}, 'never fired in golden history') : ''),
+      el('td', {}, el('a', {href: '#', class: 'timeline-link', on: {click: ev => { ev.preventDefault(); timeline(pack.name, r.name); }}},
+        'timeline'))));
     root.append(el('h3', {}, 'Pack ' + pack.name),
       el('p', {class: 'muted'}, 'Files: ' + pack.files.join(', ')),
-      table(['#', 'Rule and why', 'Phase', 'Salience', 'Where', 'Fired', 'Last fired', ''], rows));
+      table(['#', 'Rule and why', 'Phase', 'Salience', 'Where', 'Fired', 'Last fired', '', 'History'], rows));
   }
+  root.append(panel);
   const loose = data.warnings.length;
   root.append(el('p', {class: 'muted'}, loose + ' lint warning(s) in this bundle.'));
 }

@@ -70,6 +70,8 @@ public final class Server implements AutoCloseable {
     /** The data directory this server owns (its lock is released last, at close). */
     private final DataDir data;
     private final Storage storage;
+    /** The users, the audit log, the approvals (closed after Vert.x: the last requests may record). */
+    private final io.signalman.people.People people;
     private final Trials trials;
 
     /** How often the rules and fixtures folders are looked at for changes. */
@@ -77,7 +79,9 @@ public final class Server implements AutoCloseable {
 
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
-                   ClusterState clusterState, DataDir data, Storage storage, Trials trials) {
+                   ClusterState clusterState, DataDir data, Storage storage, Trials trials,
+                   io.signalman.people.People people) {
+        this.people = people;
         this.data = data;
         this.trials = trials;
         this.storage = storage;
@@ -150,6 +154,7 @@ public final class Server implements AutoCloseable {
         ClusterState clusterState = null;
         Guard guard = null;
         DataDir data = null;
+        io.signalman.people.People people = null;
         Trials trials = null;
         try {
             // First of all: one owner per data directory, and a directory that is whole.
@@ -157,6 +162,10 @@ public final class Server implements AutoCloseable {
             Storage storage = new Storage(disk);
             Writing writing = Writing.of(data, disk, storage);
             log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk, storage, data.registry());
+            io.signalman.people.OidcTokens oidc = config.people().oidc() == null ? null
+                    : io.signalman.people.OidcTokens.create(vertx, config.people().oidc());
+            people = io.signalman.people.People.open(config.data(), writing, config.people(), config.adminToken(),
+                    workbench.adminTokenName(), workbench.readToken(), oidc);
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
             AtomicReference<Engine> loaded = new AtomicReference<>();
             List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());
@@ -191,6 +200,7 @@ public final class Server implements AutoCloseable {
             Decisions decisions = new Decisions(engine, log, stores, metrics::decided);
             metrics.jvm();
             metrics.storage(storage, log);
+            metrics.auth(people.authenticator());
             guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
             Warmup.run(decisions, metrics, config, guard);
             Workers deciding = guard.decisionWorkers();
@@ -214,7 +224,7 @@ public final class Server implements AutoCloseable {
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             io.signalman.workbench.Workbench bench = new io.signalman.workbench.Workbench(
-                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing);
+                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing, people);
             // After the warm-up (its decisions are no trial's), before the first request.
             TrialOptions trialOptions = TrialOptions.defaults(config.limits().deadlineMs());
             trials = cluster == null
@@ -222,7 +232,8 @@ public final class Server implements AutoCloseable {
                     : Trials.clustered(engine, config.data(), cluster, bench.trialDrafts(), bench.trialPromoter(), trialOptions);
             decisions.arms(trials.arms());
             TrialMetrics.register(metrics, trials);
-            HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withWorkbench(bench).withTrials(trials);
+            HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withPeople(people).withWorkbench(bench)
+                    .withTrials(trials);
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
@@ -240,7 +251,7 @@ public final class Server implements AutoCloseable {
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
                     BundleWatcher.reloading(engine));
             return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage,
-                    trials);
+                    trials, people);
         } catch (Exception e) {
             // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
@@ -262,6 +273,9 @@ public final class Server implements AutoCloseable {
             }
             if (clusterState != null) {
                 clusterState.close();
+            }
+            if (people != null) {
+                people.close();
             }
             if (data != null) {
                 data.close();
@@ -337,6 +351,11 @@ public final class Server implements AutoCloseable {
         return log;
     }
 
+    /** The users, the audit log and the approvals of this server's data directory. */
+    public io.signalman.people.People people() {
+        return people;
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -364,6 +383,7 @@ public final class Server implements AutoCloseable {
         if (answers != null) {
             answers.close();
         }
+        people.close();
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
         data.close();
     }

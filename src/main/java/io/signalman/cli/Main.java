@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | test | replay | explain | state | data | trial}. */
+/** {@code signalman serve | check | test | replay | explain | state | data | trial | users | audit}. */
 public final class Main {
 
     static final String USAGE = """
@@ -20,6 +20,10 @@ public final class Main {
                        [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
                        [--workbench-token T] [--admin-token-name NAME] [--accept-data-loss]
+                       [--approvals N (approvals by others a draft needs before activation; 0)]
+                       [--auth-failures-per-minute 20] [--token-hash-memory-kib 65536] [--token-hash-iterations 3]
+                       [--oidc-issuer URL --oidc-audience ID --oidc-jwks FILE|https://URL
+                        [--oidc-roles-claim roles] [--oidc-name-claim sub] [--oidc-leeway-s 30]]
               check    [rules-dir]
               test     [rules-dir] [--json]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
@@ -33,6 +37,9 @@ public final class Main {
                        | show ID | set ID [--mode M] [--percent P] [--stop JSON|null]
                        | promote ID --note N [--accept-golden-changes] | abort ID [--reason R]
                        [--url http://127.0.0.1:8080] [--admin-token T]   (a live trial on a running server)
+              users    add NAME --role ROLE[,ROLE] | list | remove NAME | rotate NAME   [--data data]
+                       (a data directory no server holds; a new token is printed alone on the last line)
+              audit    verify [--data data]   (proves the audit log's hash chain unbroken; changes nothing)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {
@@ -97,6 +104,8 @@ public final class Main {
                 case "state" -> StateCommand.run(rest, System.in, out, err, env);
                 case "data" -> DataCommand.run(rest, out, err, env);
                 case "trial" -> TrialCommand.run(rest, out, err, env);
+                case "users" -> UsersCommand.run(rest, out, err, env);
+                case "audit" -> AuditCommand.run(rest, out, err, env);
                 default -> throw new Args.UsageException("unknown command \"" + argv[0] + "\"");
             };
         } catch (Args.UsageException e) {

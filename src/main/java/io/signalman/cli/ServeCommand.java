@@ -11,6 +11,9 @@ import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
 import io.signalman.workbench.WorkbenchOptions;
 import io.signalman.state.StateConfig;
+import io.signalman.people.HashCost;
+import io.signalman.people.OidcConfig;
+import io.signalman.people.PeopleConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -88,6 +91,35 @@ final class ServeCommand {
         }
     }
 
+    /**
+     * How people are treated: approvals before activation ({@code --approvals N}, 0 unless given),
+     * the cost of new token hashes, the failed-authentication allowance per address, and bearer
+     * JWTs of an OpenID Connect provider when {@code --oidc-jwks} (with issuer and audience) is given.
+     */
+    private static PeopleConfig people(Args a) throws Args.UsageException {
+        PeopleConfig d = PeopleConfig.defaults();
+        try {
+            HashCost cost = new HashCost(a.getInt("token-hash-memory-kib", d.hashCost().memoryKiB()),
+                    a.getInt("token-hash-iterations", d.hashCost().iterations()), d.hashCost().lanes());
+            OidcConfig oidc = null;
+            if (a.get("oidc-jwks", null) != null || a.get("oidc-issuer", null) != null || a.get("oidc-audience", null) != null) {
+                oidc = new OidcConfig(a.get("oidc-issuer", null), a.get("oidc-audience", null), a.get("oidc-jwks", null),
+                        a.get("oidc-roles-claim", null), a.get("oidc-name-claim", null),
+                        a.getInt("oidc-leeway-s", OidcConfig.DEFAULT_LEEWAY_SECONDS));
+            } else {
+                for (String f : new String[] {"oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s"}) {
+                    if (a.get(f, null) != null) {
+                        throw new Args.UsageException("--" + f + " needs --oidc-issuer, --oidc-audience and --oidc-jwks");
+                    }
+                }
+            }
+            return d.withApprovals(a.getInt("approvals", 0)).withHashCost(cost).withOidc(oidc)
+                    .withFailuresPerMinute(a.getInt("auth-failures-per-minute", PeopleConfig.DEFAULT_FAILURES_PER_MINUTE));
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+    }
+
     /** What stopped a start, in one line: a port in use is named as such, with the address. */
     static String startFailure(ServerConfig config, Throwable e) {
         Throwable root = e;
@@ -107,7 +139,9 @@ final class ServeCommand {
                 "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
                 "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
                 "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
-                "admin-token-name"), Set.of("cluster", "accept-data-loss"), env);
+                "admin-token-name", "approvals", "token-hash-memory-kib", "token-hash-iterations", "auth-failures-per-minute",
+                "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s"),
+                Set.of("cluster", "accept-data-loss"), env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -133,7 +167,8 @@ final class ServeCommand {
         }
         ServerConfig withAdmin = a.get("admin-port", null) == null ? base
                 : base.withAdminListener(a.get("admin-host", ServerConfig.AdminListener.DEFAULT_HOST), a.getInt("admin-port", 0));
-        ServerConfig config = withAdmin.withCluster(cluster(a)).withState(state(a)).withAcceptDataLoss(a.has("accept-data-loss"));
+        ServerConfig config = withAdmin.withCluster(cluster(a)).withState(state(a)).withAcceptDataLoss(a.has("accept-data-loss"))
+                .withPeople(people(a));
         if (config.state().jdbcUrl() != null && config.cluster() == null) {
             throw new Args.UsageException("--state-jdbc needs --cluster (a single node keeps its state under --data)");
         }

@@ -150,7 +150,7 @@ public final class DataDir implements AutoCloseable {
             switch (f.kind()) {
                 case LEFTOVER, SUPERSEDED -> Files.delete(p);
                 case COMPRESSED -> {
-                    Path original = root.resolve(f.rel().substring(0, f.rel().length() - 3));
+                    Path original = root.resolve(DataDirFiles.original(f.rel()));
                     m.replaced(original, p, Files.size(p), DataDirFiles.crc(p));
                     Files.deleteIfExists(original);
                     LOG.info("{}: finished a compression that a stop cut short", p);

@@ -47,6 +47,14 @@ final class DataDirCheck {
     private DataDirCheck() {
     }
 
+    /** Whether the newest listed rolled audit file holds exactly {@code rel}'s bytes (its deletion was cut short). */
+    private static boolean compressedCopy(Path root, Map<String, Manifest.Entry> listed, String rel) throws IOException {
+        String newest = listed.keySet().stream().filter(DataDirFiles::rolledAudit).max(java.util.Comparator
+                .comparingLong(r -> listed.get(r).seq())).orElse(null);
+        return newest != null && Files.exists(root.resolve(newest)) && DataDirFiles.sameAsCompressed(root.resolve(rel),
+                root.resolve(newest));
+    }
+
     static List<Finding> compare(Path root, Map<String, Manifest.Entry> listed) throws IOException {
         List<Finding> out = new ArrayList<>();
         for (var e : listed.entrySet()) {
@@ -77,7 +85,7 @@ final class DataDirCheck {
             if (listed.containsKey(rel)) {
                 continue;
             }
-            String original = rel.endsWith(".gz") ? rel.substring(0, rel.length() - 3) : null;
+            String original = rel.endsWith(".gz") ? DataDirFiles.original(rel) : null;
             if (rel.endsWith(".tmp")) {
                 if (!listed.containsKey(rel.substring(0, rel.length() - 4))) {
                     out.add(new Finding(Kind.LEFTOVER, rel, rel + ": a write cut short before its rename"));
@@ -86,6 +94,11 @@ final class DataDirCheck {
                 if (Files.exists(root.resolve(original))) {
                     out.add(new Finding(Kind.COMPRESSED, rel, rel + ": a compression cut short"));
                 }
+            } else if (Files.size(root.resolve(rel)) == 0 && (rel.equals(DataDirFiles.AUDIT) || rel.equals(DataDirFiles.USERS))) {
+                // Made empty just before it was listed (the order that leaves nothing missing): it holds nothing.
+                out.add(new Finding(Kind.LEFTOVER, rel, rel + ": an empty file created just before a stop"));
+            } else if (rel.equals(DataDirFiles.AUDIT) && compressedCopy(root, listed, rel)) {
+                out.add(new Finding(Kind.SUPERSEDED, rel, rel + ": already rolled into its compressed copy"));
             } else if (DataDirFiles.generation(rel) >= 0 && DataDirFiles.generation(rel) < generation) {
                 out.add(new Finding(Kind.SUPERSEDED, rel, rel + ": superseded by the newest snapshot"));
             } else {

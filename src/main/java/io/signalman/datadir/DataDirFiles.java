@@ -17,8 +17,9 @@ import java.util.zip.GZIPInputStream;
  * The files Signalman writes in a data directory, recognised by folder and name, as paths relative
  * to it: {@code decisions/decisions-*.jsonl(.gz)}, {@code state/snapshot-N.jsonl},
  * {@code state/journal-N.jsonl}, {@code state/answers/answers-N.jsonl}, {@code activations.jsonl},
- * and the leftovers of a write cut short ({@code *.tmp}). Anything else in the directory (a
- * workbench draft, an operator's own file) is not the manifest's business.
+ * {@code users.jsonl}, the audit log {@code audit.jsonl} with its rolled files
+ * {@code audit/audit-N.jsonl.gz}, and the leftovers of a write cut short ({@code *.tmp}). Anything
+ * else in the directory (a workbench draft, an operator's own file) is not the manifest's business.
  */
 final class DataDirFiles {
 
@@ -26,6 +27,11 @@ final class DataDirFiles {
     static final String STATE = "state";
     static final String ANSWERS = "state/answers";
     static final String ACTIVATIONS = "activations.jsonl";
+    static final String USERS = "users.jsonl";
+    static final String AUDIT = "audit.jsonl";
+    static final String AUDIT_ROLLED = "audit";
+    /** A rolled audit file: compressed from {@code audit.jsonl} when it reached its roll size. */
+    static final Pattern ROLLED_AUDIT = Pattern.compile("audit-\\d{6,}\\.jsonl\\.gz");
     private static final Pattern LOG = Pattern.compile("decisions-.*\\.jsonl(\\.gz)?");
     static final Pattern SNAPSHOT = Pattern.compile("snapshot-(\\d+)\\.jsonl");
     static final Pattern JOURNAL = Pattern.compile("journal-(\\d+)\\.jsonl");
@@ -41,8 +47,12 @@ final class DataDirFiles {
         collect(root, STATE, n -> SNAPSHOT.matcher(n).matches() || JOURNAL.matcher(n).matches()
                 || n.startsWith("snapshot-") && n.endsWith(".tmp"), out);
         collect(root, ANSWERS, n -> ANSWER.matcher(n).matches(), out);
-        if (Files.isRegularFile(root.resolve(ACTIVATIONS))) {
-            out.add(ACTIVATIONS);
+        collect(root, AUDIT_ROLLED, n -> ROLLED_AUDIT.matcher(n).matches() || n.startsWith("audit-") && n.endsWith(".gz.tmp"),
+                out);
+        for (String single : new String[] {ACTIVATIONS, USERS, AUDIT}) {
+            if (Files.isRegularFile(root.resolve(single))) {
+                out.add(single);
+            }
         }
         out.sort(null);
         return out;
@@ -66,6 +76,39 @@ final class DataDirFiles {
 
     static boolean compressed(String rel) {
         return rel.endsWith(".gz");
+    }
+
+    /**
+     * The file a compressed one was made from: {@code x.jsonl} for {@code x.jsonl.gz}, and
+     * {@code audit.jsonl} for a rolled audit file (the audit log is always written to that name).
+     */
+    static String original(String gzRel) {
+        return rolledAudit(gzRel) ? AUDIT : gzRel.substring(0, gzRel.length() - 3);
+    }
+
+    static boolean rolledAudit(String rel) {
+        return rel.startsWith(AUDIT_ROLLED + "/") && ROLLED_AUDIT.matcher(rel.substring(AUDIT_ROLLED.length() + 1)).matches();
+    }
+
+    /** Whether {@code plain} holds exactly what {@code gz} decompresses to (a compression whose original was not deleted). */
+    static boolean sameAsCompressed(Path plain, Path gz) throws IOException {
+        try (InputStream a = new BufferedInputStream(Files.newInputStream(plain));
+             InputStream b = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(gz)))) {
+            byte[] x = new byte[1 << 16];
+            byte[] y = new byte[1 << 16];
+            while (true) {
+                int n = a.readNBytes(x, 0, x.length);
+                int m = b.readNBytes(y, 0, y.length);
+                if (n != m || !java.util.Arrays.equals(x, 0, n, y, 0, m)) {
+                    return false;
+                }
+                if (n == 0) {
+                    return true;
+                }
+            }
+        } catch (java.io.EOFException | java.util.zip.ZipException e) {
+            return false;
+        }
     }
 
     /** The generation of a {@code state/snapshot-N.jsonl} or {@code state/journal-N.jsonl}, else -1. */

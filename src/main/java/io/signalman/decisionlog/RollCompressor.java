@@ -2,19 +2,10 @@ package io.signalman.decisionlog;
 
 import io.signalman.datadir.FileRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32C;
-import java.util.zip.CheckedOutputStream;
-import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,20 +47,7 @@ final class RollCompressor implements AutoCloseable {
 
     /** Compresses {@code file} beside itself; the registry learns of the {@code .gz} before the original goes. */
     static Path compress(Path file, FileRegistry registry) throws IOException {
-        Path gz = file.resolveSibling(file.getFileName() + ".gz");
-        Path tmp = file.resolveSibling(file.getFileName() + ".gz.tmp");
-        CRC32C crc = new CRC32C();
-        try (InputStream in = Files.newInputStream(file);
-             OutputStream out = new GZIPOutputStream(new CheckedOutputStream(Files.newOutputStream(tmp), crc), 1 << 16)) {
-            in.transferTo(out);
-        }
-        try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            c.force(true);
-        }
-        Files.move(tmp, gz, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        registry.replaced(file, gz, Files.size(gz), (int) crc.getValue());
-        Files.delete(file);
-        return gz;
+        return io.signalman.datadir.Gzip.compress(file, file.resolveSibling(file.getFileName() + ".gz"), registry);
     }
 
     /** Finishes the files already queued (a clean shutdown leaves no rolled file uncompressed). */

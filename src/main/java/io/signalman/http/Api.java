@@ -3,12 +3,17 @@ package io.signalman.http;
 import io.signalman.decisions.Decisions;
 import io.signalman.engine.DecisionPack;
 import io.signalman.json.Json;
+import io.signalman.people.People;
+import io.signalman.people.PeopleRefused;
+import io.signalman.people.Principal;
+import io.signalman.people.Role;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.nio.charset.StandardCharsets;
@@ -33,25 +38,37 @@ public final class Api {
     private final Guard guard;
     /** True on the public listener while a separate admin listener serves the admin endpoints. */
     private final boolean adminElsewhere;
+    /** Who a token belongs to, the audit log, the approvals. */
+    private final People people;
+    /** Where a token is checked when that takes a slow hash: never the event loop. */
+    private final WorkerExecutor authWorkers;
 
-    Api(Vertx vertx, Decisions decisions, WorkerExecutor unguarded, ServerConfig config, Guard guard) {
-        this(vertx, decisions, unguarded, config, guard, config.adminListener() != null);
+    Api(Vertx vertx, Decisions decisions, WorkerExecutor unguarded, ServerConfig config, Guard guard, People people,
+        WorkerExecutor authWorkers) {
+        this(vertx, decisions, unguarded, config, guard, config.adminListener() != null, people, authWorkers);
     }
 
     private Api(Vertx vertx, Decisions decisions, WorkerExecutor unguarded, ServerConfig config, Guard guard,
-                boolean adminElsewhere) {
+                boolean adminElsewhere, People people, WorkerExecutor authWorkers) {
         this.vertx = vertx;
         this.decisions = decisions;
         this.unguarded = unguarded;
         this.config = config;
         this.guard = guard;
         this.adminElsewhere = adminElsewhere;
+        this.people = people;
+        this.authWorkers = authWorkers;
         this.body = BodyHandler.create(false).setBodyLimit(config.bodyLimit());
     }
 
     /** The same, for the routes of the admin listener, where the admin endpoints are served. */
     Api onAdminListener() {
-        return new Api(vertx, decisions, unguarded, config, guard, false);
+        return new Api(vertx, decisions, unguarded, config, guard, false, people, authWorkers);
+    }
+
+    /** The people of this server: its users, its audit log, the approvals, who a token belongs to. */
+    public People people() {
+        return people;
     }
 
     public Vertx vertx() {
@@ -84,7 +101,7 @@ public final class Api {
     /** The header a client names a request with, so that a retry is answered, not redone. */
     static final String IDEMPOTENCY_KEY = "idempotency-key";
 
-    /** Set on a request that passed {@link #admin}: its work runs on the operators' threads. */
+    /** Set on a request that passed a {@link #gate}: its work runs on the operators' threads. */
     private static final String ADMIN = "signalman.admin";
 
     /** Runs {@code work} on a worker thread and answers with its JSON, or with the mapped error. */
@@ -101,7 +118,7 @@ public final class Api {
      * Like {@link #respond(RoutingContext, Callable)}, under the server's {@link Guard}: admitted
      * or 503, a deadline, and once per {@code Idempotency-Key} header (or, with {@code bodyId},
      * per the body's top-level {@code "id"}: a broker or dispatch message id). A request that
-     * passed {@link #admin} runs as admin work ({@link Guard#runAdmin}): set apart from clients'
+     * passed a {@link #gate} runs as admin work ({@link Guard#runAdmin}): set apart from clients'
      * requests, so no module has to remember to.
      */
     public void respond(RoutingContext ctx, boolean bodyId, Callable<Reply> work) {
@@ -182,41 +199,84 @@ public final class Api {
         return s.length() <= 100 ? s : s.substring(0, 100) + "...";
     }
 
-    /** {@link #admin} as a route handler: the next handler runs only for an authorized request. */
-    public void adminGate(RoutingContext ctx) {
-        if (admin(ctx)) {
-            ctx.next();
-        }
+    /** The routing-context key of the request's {@link Principal}, once a gate let it through. */
+    private static final String PRINCIPAL = "signalman.principal";
+
+    /**
+     * A route handler that lets through only a request whose bearer token belongs to someone with
+     * {@code role}: 401 without a bearer token, 403 for a token that is not valid (whatever the
+     * reason: the answer does not tell a wrong token from a removed one), 403 naming the role for
+     * someone without it, 429 (with {@code Retry-After}) for an address that failed too often.
+     * The token is checked on the {@code signalman-auth} threads when that takes a slow hash, so
+     * the next handler may run on a worker's callback, back on the request's event loop. On the
+     * public listener, while a separate admin listener serves these endpoints, the answer is 404
+     * whatever the token: the public port then offers no way to try tokens at all.
+     */
+    public Handler<RoutingContext> gate(Role role) {
+        return ctx -> {
+            if (adminElsewhere) {
+                Responses.error(ctx, ApiError.of(404, "not_found", "no such endpoint here: " + ctx.request().method() + " "
+                        + shorten(ctx.request().path()) + " is served on the admin listener only"));
+                return;
+            }
+            authenticate(ctx, p -> {
+                if (!p.has(role)) {
+                    ObjectNode d = Json.object().put("needs_role", role.wire()).put("user", p.name());
+                    p.roleNames().forEach(d.putArray("roles")::add);
+                    Responses.error(ctx, new ApiError(403, "forbidden", "this needs the role " + role.wire() + "; "
+                            + p.name() + " has " + (p.roles().isEmpty() ? "none" : String.join(", ", p.roleNames())), d));
+                    return;
+                }
+                ctx.put(PRINCIPAL, p);
+                ctx.put(ADMIN, Boolean.TRUE);
+                ctx.next();
+            });
+        };
     }
 
     /**
-     * Admin endpoints: 401 without a bearer token, 403 with a wrong one, or when the
-     * server has no admin token at all. The comparison takes the same time wherever the tokens
-     * differ. True when the request may go on. On the public listener, while a separate admin
-     * listener serves them, admin endpoints are 404 whatever the token: the public port then
-     * offers no way to try tokens at all.
+     * Checks the request's bearer token and hands its principal to {@code then}, or answers the
+     * refusal (401, 403, 429). Event loop; the slow part runs on the auth threads.
      */
-    public boolean admin(RoutingContext ctx) {
-        if (adminElsewhere) {
-            Responses.error(ctx, ApiError.of(404, "not_found", "no such endpoint here: " + ctx.request().method() + " "
-                    + shorten(ctx.request().path()) + " is served on the admin listener only"));
-            return false;
+    public void authenticate(RoutingContext ctx, java.util.function.Consumer<Principal> then) {
+        String token = bearer(ctx);
+        if (token == null) {
+            ctx.response().putHeader("www-authenticate", "Bearer");
+            Responses.error(ctx, ApiError.of(401, "unauthorized", "this endpoint needs Authorization: Bearer <token> (a user's "
+                    + "token, the admin token" + (config.people().oidc() == null ? "" : ", or a JWT of the identity provider") + ")"));
+            return;
         }
+        Principal quick = people.authenticator().remembered(token);
+        if (quick != null) {
+            then.accept(quick);
+            return;
+        }
+        String address = ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().hostAddress();
+        authWorkers.executeBlocking(() -> people.authenticator().authenticate(token, address), false)
+                .onSuccess(then::accept)
+                .onFailure(err -> refuse(ctx, err));
+    }
+
+    private static void refuse(RoutingContext ctx, Throwable err) {
+        if (err instanceof PeopleRefused r && r.retryAfterSeconds() > 0) {
+            ctx.response().putHeader("retry-after", Long.toString(r.retryAfterSeconds()));
+        }
+        Responses.error(ctx, ApiError.from(err));
+    }
+
+    /** The bearer token of the request's {@code Authorization} header, or null; never read from the URL or a cookie. */
+    public static String bearer(RoutingContext ctx) {
         String header = ctx.request().getHeader("authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            ctx.response().putHeader("www-authenticate", "Bearer");
-            Responses.error(ctx, ApiError.of(401, "unauthorized", "this endpoint needs Authorization: Bearer <admin token>"));
-            return false;
+            return null;
         }
-        String expected = config.adminToken();
-        byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-        if (expected == null || !java.security.MessageDigest.isEqual(given, expected.getBytes(StandardCharsets.UTF_8))) {
-            Responses.error(ctx, ApiError.of(403, "forbidden", expected == null
-                    ? "this server has no admin token configured (--admin-token)" : "the admin token is wrong"));
-            return false;
-        }
-        ctx.put(ADMIN, Boolean.TRUE);
-        return true;
+        String token = header.substring(7).trim();
+        return token.isEmpty() ? null : token;
+    }
+
+    /** The principal a {@link #gate} let through, or null on an ungated route. */
+    public static Principal principal(RoutingContext ctx) {
+        return ctx.get(PRINCIPAL);
     }
 
     public static byte[] bodyBytes(RoutingContext ctx) {

@@ -59,6 +59,9 @@ public record ApiError(int status, String code, String message, ObjectNode detai
         if (e instanceof DeadlineExceededException) {
             return DEADLINE;
         }
+        if (e instanceof io.signalman.people.PeopleRefused p) {
+            return new ApiError(p.status(), p.code(), p.getMessage(), p.details());
+        }
         if (e instanceof InputException ie) {
             ObjectNode details = Json.object();
             details.put("field", ie.field());

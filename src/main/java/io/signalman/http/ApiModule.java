@@ -13,7 +13,7 @@ public interface ApiModule {
 
     /**
      * Adds the pack's admin routes: on the public router, or on the admin listener's
-     * when one is configured. Each handler starts with {@link Api#admin}.
+     * when one is configured. Each handler starts with {@link Api#gate} and the role it needs.
      */
     default void adminRoutes(Router router, Api api) {
     }

@@ -26,7 +26,8 @@ public final class EventBusApi extends VerticleBase {
     public Future<?> start() {
         // The bus has no reload address; the Api wants the pool all the same, and shares HTTP's by name.
         workers = vertx.createSharedWorkerExecutor(HttpApi.RELOAD_POOL, 1);
-        Api api = new Api(vertx, decisions, workers, config, guard);
+        // No address is gated: the bus serves decisions only, so it needs no people to check tokens with.
+        Api api = new Api(vertx, decisions, workers, config, guard, null, null);
         ApiModules.ALL.forEach(m -> m.addresses(api));
         return Future.succeededFuture();
     }

@@ -38,7 +38,8 @@ final class FsmApi implements ApiModule {
     @Override
     public void adminRoutes(Router router, Api api) {
         // Vert.x Web runs a body handler before any user handler, so the gate comes second.
-        router.put("/v1/fsm/instances/:id").handler(api.body()).handler(api::adminGate).handler(ctx -> restore(ctx, api));
+        router.put("/v1/fsm/instances/:id").handler(api.body()).handler(api.gate(io.signalman.people.Role.OPERATOR))
+                .handler(ctx -> restore(ctx, api));
     }
 
     @Override
@@ -86,8 +87,13 @@ final class FsmApi implements ApiModule {
         }
         byte[] body = Api.bodyBytes(ctx);
         String id = ctx.pathParam("id");
-        api.blocking(ctx, 200, () -> Json.bytes(withId(service(api).restore(id, FsmInstance.fromSnapshot(Json.parse(body)))
-                .snapshot(), id)));
+        api.blocking(ctx, 200, () -> {
+            ObjectNode restored = withId(service(api).restore(id, FsmInstance.fromSnapshot(Json.parse(body))).snapshot(), id);
+            // A change of state by force is an operator's act: the audit log keeps who did it.
+            api.people().record(Api.principal(ctx), "fsm_restored", Json.object().put("instance", id)
+                    .put("state", restored.path("current_state").asText(null)));
+            return Json.bytes(restored);
+        });
     }
 
     /** Every answer about one instance names it: create, get and restore alike. */

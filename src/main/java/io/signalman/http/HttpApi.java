@@ -34,6 +34,8 @@ public final class HttpApi extends VerticleBase {
      * as reloads take turns anyway. Shared by name with the event bus verticle.
      */
     public static final String RELOAD_POOL = "signalman-reload";
+    /** The Vert.x pool tokens are checked on when that takes a slow hash. */
+    public static final String AUTH_POOL = "signalman-auth";
 
     /** Netty's defaults, named: a longer request line is 414, larger headers are 431. */
     static final int MAX_INITIAL_LINE = HttpServerOptions.DEFAULT_MAX_INITIAL_LINE_LENGTH;
@@ -45,6 +47,10 @@ public final class HttpApi extends VerticleBase {
     private HttpServer server;
     private HttpServer adminServer;
     private WorkerExecutor reloads;
+    /** Where tokens are checked when that takes a slow hash (two threads: the hash's memory is bounded too). */
+    private WorkerExecutor authWorkers;
+    /** The users, the audit log and who a token belongs to. */
+    private io.signalman.people.People people;
     private Router router;
 
     private final ClusterView cluster;
@@ -70,6 +76,12 @@ public final class HttpApi extends VerticleBase {
         this.readiness = baseReadiness(decisions, guard.decisionWorkers());
     }
 
+    /** Authenticates with, and records in the audit log of, {@code p}. */
+    public HttpApi withPeople(io.signalman.people.People p) {
+        this.people = p;
+        return this;
+    }
+
     /** Serves the analysts' workbench too: on the admin listener when there is one, else here. */
     public HttpApi withWorkbench(ApiModule w) {
         this.workbench = w;
@@ -85,6 +97,7 @@ public final class HttpApi extends VerticleBase {
     @Override
     public Future<?> start() {
         reloads = vertx.createSharedWorkerExecutor(RELOAD_POOL, 1);
+        authWorkers = vertx.createSharedWorkerExecutor(AUTH_POOL, 2);
         Router router = Router.router(vertx);
         router.route().handler(ctx -> ctx.put(Responses.METRICS, metrics).next());
         router.get("/health").handler(this::health);
@@ -93,7 +106,7 @@ public final class HttpApi extends VerticleBase {
         router.get("/ready").handler(this::ready);
         router.get("/v1/rules").handler(this::rules);
         router.get("/v1/cluster").handler(this::cluster);
-        Api api = new Api(vertx, decisions, reloads, config, guard);
+        Api api = new Api(vertx, decisions, reloads, config, guard, people, authWorkers);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
         // With an admin listener, the public router keeps the admin routes, whose gate answers 404.
         adminRoutes(router, api);
@@ -123,7 +136,8 @@ public final class HttpApi extends VerticleBase {
     }
 
     private void adminRoutes(Router router, Api api) {
-        router.post("/v1/rules/reload").handler(api::adminGate).handler(ctx -> reload(ctx, api));
+        router.post("/v1/rules/reload").handler(api.gate(io.signalman.people.Role.OPERATOR)).handler(ctx -> reload(ctx, api));
+        UsersApi.routes(router, api);
         ApiModules.ALL.forEach(m -> m.adminRoutes(router, api));
         if (trials != null) {
             trials.adminRoutes(router, api);
@@ -214,7 +228,7 @@ public final class HttpApi extends VerticleBase {
         Future<Void> admin = adminServer == null ? Future.succeededFuture()
                 : adminServer.shutdown(10, java.util.concurrent.TimeUnit.SECONDS);
         return Future.join(server.shutdown(10, java.util.concurrent.TimeUnit.SECONDS), admin)
-                .eventually(() -> reloads.close());
+                .eventually(() -> reloads.close()).eventually(() -> authWorkers.close());
     }
 
     /**
@@ -316,6 +330,8 @@ public final class HttpApi extends VerticleBase {
             String before = decisions.engine().current().map(RuleBundle::revision).orElse(null);
             try {
                 RuleBundle b = decisions.engine().load();
+                api.people().record(Api.principal(ctx), "rules_reloaded", Json.object().put("old_revision", before)
+                        .put("new_revision", b.revision()));
                 return new Api.Reply(200, Json.bytes(Json.object().put("status", "loaded").put("revision", b.revision())
                         .put("previous_revision", before).set("warnings", RulesView.errors(b.warnings()))));
             } catch (io.signalman.engine.BundleException e) {

@@ -141,6 +141,20 @@ public final class Metrics {
                 .description("decision records the disk refused (their requests were answered 503)").register(registry);
     }
 
+    /**
+     * Failed authentications ({@code signalman_auth_failures_total{reason}}: a token that is not
+     * valid, by why, which the client is never told) and requests refused because their address
+     * failed too often ({@code signalman_auth_throttled_total}).
+     */
+    public void auth(io.signalman.people.Authenticator a) {
+        for (String reason : io.signalman.people.Authenticator.REASONS) {
+            FunctionCounter.builder("signalman.auth.failures", a, x -> x.failures(reason)).tag("reason", reason)
+                    .description("failed authentications, by reason").register(registry);
+        }
+        FunctionCounter.builder("signalman.auth.throttled", a, io.signalman.people.Authenticator::throttled)
+                .description("requests refused (429) because their address failed to authenticate too often").register(registry);
+    }
+
     /** A gauge read from {@code value} at every scrape. */
     public void gauge(String name, String description, java.util.function.Supplier<Number> value) {
         Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).strongReference(true).register(registry);

@@ -20,11 +20,25 @@ import java.util.function.Consumer;
  * @param state          where state lives, its retention and its cap
  * @param acceptDataLoss start on a data directory with missing, foreign or corrupt pieces, going on
  *                       without them ({@code --accept-data-loss}); otherwise such a directory is refused
+ * @param people         approvals needed before activation, the token hash cost, OIDC, the failed-login allowance
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
                            RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
-                           boolean acceptDataLoss) {
+                           boolean acceptDataLoss, io.signalman.people.PeopleConfig people) {
+
+    public ServerConfig {
+        people = people == null ? io.signalman.people.PeopleConfig.defaults() : people;
+    }
+
+    /** The configuration before {@code people} existed: no approvals needed, the default token hash cost, no OIDC. */
+    public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
+                        long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                        RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
+                        boolean acceptDataLoss) {
+        this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener, cluster, state, acceptDataLoss, null);
+    }
 
     /** The configuration before {@code acceptDataLoss} existed: a data directory that is not whole is refused. */
     public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
@@ -145,6 +159,11 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         return with(copy -> copy.acceptDataLoss = accept);
     }
 
+    /** Treats people as {@code p} says (approvals, token hashing, OIDC, the failed-login allowance). */
+    public ServerConfig withPeople(io.signalman.people.PeopleConfig p) {
+        return with(copy -> copy.people = p);
+    }
+
     /**
      * The one copy the withers above make, each changing one component: a component added to the
      * record is carried over here, not in every wither.
@@ -173,6 +192,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         private ClusterConfig cluster;
         private StateConfig state;
         private boolean acceptDataLoss;
+        private io.signalman.people.PeopleConfig people;
 
         Copy(ServerConfig from) {
             host = from.host;
@@ -191,11 +211,12 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
             cluster = from.cluster;
             state = from.state;
             acceptDataLoss = from.acceptDataLoss;
+            people = from.people;
         }
 
         ServerConfig build() {
             return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
-                    blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss);
+                    blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
         }
     }
 
@@ -214,6 +235,6 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
                 + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
                 + " admin-listener=" + (adminListener == null ? "public-port" : adminListener)
-                + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "");
+                + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "") + " " + people;
     }
 }

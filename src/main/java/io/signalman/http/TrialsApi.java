@@ -3,12 +3,13 @@ package io.signalman.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
+import io.signalman.people.Role;
 import io.signalman.trials.Trials;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Live trials, an operator's endpoints (admin token): the routes only, the work is the trials'
+ * Live trials, an operator's endpoints (reading them is a viewer's): the routes only, the work is the trials'
  * ({@link Trials}). Starting and promoting compile a bundle (promoting replays the golden history
  * too), so they run outside the guard on the reload thread, as a reload does.
  */
@@ -29,17 +30,30 @@ final class TrialsApi implements ApiModule {
 
     @Override
     public void adminRoutes(Router router, Api api) {
-        router.post(TRIALS).handler(api.body()).handler(api::adminGate).handler(ctx -> compiling(ctx, api, 201,
-                () -> trials.start(body(ctx))));
-        router.get(TRIALS).handler(api::adminGate).handler(ctx -> api.blocking(ctx, 200, () -> Json.bytes(trials.list())));
-        router.get(TRIAL).handler(api::adminGate).handler(ctx -> api.blocking(ctx, 200,
+        router.post(TRIALS).handler(api.body()).handler(api.gate(Role.OPERATOR)).handler(ctx -> compiling(ctx, api, 201,
+                () -> audited(api, ctx, "trial_started", trials.start(body(ctx)))));
+        router.get(TRIALS).handler(api.gate(Role.VIEWER)).handler(ctx -> api.blocking(ctx, 200, () -> Json.bytes(trials.list())));
+        router.get(TRIAL).handler(api.gate(Role.VIEWER)).handler(ctx -> api.blocking(ctx, 200,
                 () -> Json.bytes(trials.show(ctx.pathParam("id")))));
-        router.patch(TRIAL).handler(api.body()).handler(api::adminGate).handler(ctx -> json(ctx, api, () -> api.blocking(ctx, 200,
-                () -> Json.bytes(trials.change(ctx.pathParam("id"), body(ctx))))));
-        router.post(TRIAL + "/promote").handler(api.body()).handler(api::adminGate).handler(ctx -> compiling(ctx, api, 200,
-                () -> trials.promote(ctx.pathParam("id"), body(ctx))));
-        router.post(TRIAL + "/abort").handler(api.body()).handler(api::adminGate).handler(ctx -> json(ctx, api,
-                () -> api.blocking(ctx, 200, () -> Json.bytes(trials.abort(ctx.pathParam("id"), body(ctx))))));
+        router.patch(TRIAL).handler(api.body()).handler(api.gate(Role.OPERATOR)).handler(ctx -> json(ctx, api, () -> api.blocking(ctx,
+                200, () -> Json.bytes(audited(api, ctx, "trial_changed", trials.change(ctx.pathParam("id"), body(ctx)))))));
+        router.post(TRIAL + "/promote").handler(api.body()).handler(api.gate(Role.OPERATOR)).handler(ctx -> compiling(ctx, api, 200,
+                () -> trials.promote(ctx.pathParam("id"), body(ctx), Api.principal(ctx))));
+        router.post(TRIAL + "/abort").handler(api.body()).handler(api.gate(Role.OPERATOR)).handler(ctx -> json(ctx, api,
+                () -> api.blocking(ctx, 200, () -> Json.bytes(audited(api, ctx, "trial_aborted", trials.abort(ctx.pathParam("id"),
+                        body(ctx)))))));
+    }
+
+    /**
+     * Records what an operator did to a trial in the audit log (its promotion is recorded as the
+     * activation it is), and hands the trial's view on.
+     */
+    private static JsonNode audited(Api api, RoutingContext ctx, String action, JsonNode view) {
+        api.people().record(Api.principal(ctx), action, Json.object().put("trial", view.path("id").asText())
+                .put("draft", view.path("draft").asText(null)).put("mode", view.path("mode").asText(null))
+                .put("percent", view.path("percent").asDouble()).put("state", view.path("state").asText(null))
+                .put("candidate_revision", view.path("candidate_revision").asText(null)));
+        return view;
     }
 
     @FunctionalInterface

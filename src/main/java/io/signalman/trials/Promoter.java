@@ -2,6 +2,7 @@ package io.signalman.trials;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.BundleFiles;
+import io.signalman.people.Principal;
 
 /**
  * Makes a trial's candidate the live rules through the same reload gate and activation record as
@@ -20,9 +21,11 @@ public interface Promoter {
 
     /**
      * What is promoted: the trial, its draft, the candidate's files as the trial ran them, the note
-     * for the record, whether golden-history changes are accepted, and the trial's figures.
+     * for the record, whether golden-history changes are accepted, the trial's figures, and who
+     * promotes it (an operator: the activation record's {@code who}; the draft's approvals are
+     * checked for the candidate's content as for any activation).
      */
     record Promotion(String trial, String draft, BundleFiles candidate, String note, boolean acceptGoldenChanges,
-                     ObjectNode figures) {
+                     ObjectNode figures, Principal by) {
     }
 }

@@ -184,7 +184,7 @@ public final class Trials implements AutoCloseable {
      * the same gate and activation record as a workbench activation, which names the trial and its
      * figures. A refusal (the gate, golden-history changes not accepted) leaves the trial as it was.
      */
-    public synchronized ObjectNode promote(String id, JsonNode body) throws InputException {
+    public synchronized ObjectNode promote(String id, JsonNode body, io.signalman.people.Principal by) throws InputException {
         TrialRequests.Promote p = TrialRequests.promote(body);
         Trial t = find(id);
         if (t.state().over()) {
@@ -200,7 +200,7 @@ public final class Trials implements AutoCloseable {
         ObjectNode activation;
         try {
             activation = promoter.promote(new Promoter.Promotion(id, t.draft(), store.candidate(id), p.note(),
-                    p.acceptGoldenChanges(), figures));
+                    p.acceptGoldenChanges(), figures, by));
         } finally {
             promoting = null;
         }

@@ -1,19 +1,21 @@
 package io.signalman.workbench;
 
 import io.signalman.http.Api;
+import io.signalman.people.Role;
+import io.vertx.core.Handler;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 
 /**
- * Who may do what on the workbench. Reading is open to loopback clients and otherwise needs the
- * read token ({@code --workbench-token}) or the admin token; every write needs the admin token,
- * through the server's own admin check. Tokens travel only in the {@code Authorization} header,
- * never in a cookie: a page on another site can make a browser send cookies, not headers, so no
- * cross-site request can act.
+ * Who may do what on the workbench. Reading is open to loopback clients without a token, and
+ * otherwise needs a token of anyone the server knows (every role reads what a viewer reads: a
+ * user's token, the admin token, a JWT of the identity provider, or the shared read token
+ * {@code --workbench-token}); a token that is sent is always checked, on loopback too. Each write
+ * needs the role it names, through the server's own gate ({@link Api#gate}). Tokens travel only in
+ * the {@code Authorization} header, never in a cookie: a page on another site can make a browser
+ * send cookies, not headers, so no cross-site request can act.
  */
 final class Access {
 
@@ -27,13 +29,11 @@ final class Access {
             + "frame-ancestors 'none'";
 
     private final Api api;
-    private final String readToken;
-    private final String adminToken;
+    private final Handler<RoutingContext> viewer;
 
-    Access(Api api, String readToken, String adminToken) {
+    Access(Api api) {
         this.api = api;
-        this.readToken = readToken;
-        this.adminToken = adminToken;
+        this.viewer = api.gate(Role.VIEWER);
     }
 
     /** Every workbench response: the page's security headers. */
@@ -45,31 +45,24 @@ final class Access {
         ctx.next();
     }
 
-    /** Route handler: goes on when the client may read, else 401. */
+    /** Route handler: goes on when the client may read (loopback without a token, or any valid token), else 401 or 403. */
     void read(RoutingContext ctx) {
-        if (loopback(ctx.request().remoteAddress()) || matches(ctx, readToken) || matches(ctx, adminToken)) {
-            ctx.next();
+        if (Api.bearer(ctx) == null) {
+            if (loopback(ctx.request().remoteAddress())) {
+                ctx.next();
+                return;
+            }
+            ctx.response().putHeader("www-authenticate", "Bearer");
+            Replies.error(ctx, 401, "unauthorized", "reading the workbench from off this machine needs Authorization: Bearer "
+                    + "<token>: a user's token, the admin token, or the workbench token (--workbench-token)");
             return;
         }
-        ctx.response().putHeader("www-authenticate", "Bearer");
-        Replies.error(ctx, 401, "unauthorized", "reading the workbench from off this machine needs Authorization: Bearer "
-                + "<workbench token> (--workbench-token) or the admin token");
+        viewer.handle(ctx);
     }
 
-    /** Route handler: goes on only with the admin token (401 without, 403 wrong), as /v1/rules/reload. */
-    void write(RoutingContext ctx) {
-        if (api.admin(ctx)) {
-            ctx.next();
-        }
-    }
-
-    private static boolean matches(RoutingContext ctx, String token) {
-        String header = ctx.request().getHeader("authorization");
-        if (token == null || header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        return MessageDigest.isEqual(header.substring(7).trim().getBytes(StandardCharsets.UTF_8),
-                token.getBytes(StandardCharsets.UTF_8));
+    /** A route handler that goes on only for someone with {@code role} (401 without a token, 403 without the role). */
+    Handler<RoutingContext> write(Role role) {
+        return api.gate(role);
     }
 
     static boolean loopback(SocketAddress a) {

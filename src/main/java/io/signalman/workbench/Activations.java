@@ -7,6 +7,8 @@ import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
 import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
+import io.signalman.people.People;
+import io.signalman.people.Principal;
 import io.signalman.replay.Accept;
 import io.signalman.replay.Archive;
 import io.signalman.replay.ReplayReport;
@@ -38,30 +40,29 @@ final class Activations {
     private final Path fixtures;
     private final Checks checks;
     private final ActivationLog log;
+    private final People people;
 
-    Activations(Engine engine, Path fixtures, Checks checks, ActivationLog log) {
+    Activations(Engine engine, Path fixtures, Checks checks, ActivationLog log, People people) {
         this.engine = engine;
         this.rules = engine.rulesDir();
         this.fixtures = fixtures;
         this.checks = checks;
         this.log = log;
+        this.people = people;
     }
 
     ActivationLog log() {
         return log;
     }
 
-    /** Blocking (compile, replay, gate): a worker thread. */
-    ObjectNode activate(BundleFiles candidate, String kind, String source, String who, String note, boolean acceptGolden) {
-        return activate(candidate, kind, source, who, note, acceptGolden, null);
-    }
-
     /**
-     * The same, the record also carrying {@code trial} (a live trial's id and figures) when the
-     * candidate goes live from one. Blocking: a worker thread.
+     * Blocking (compile, replay, gate): a worker thread. {@code who} is recorded as the one who
+     * activated; {@code people} (authors, approvals, the draft, an emergency mark) go into the
+     * activation record and, with the content hashes and the note, into the audit log as
+     * {@code audit} (activated, rolled_back).
      */
-    synchronized ObjectNode activate(BundleFiles candidate, String kind, String source, String who, String note,
-                                     boolean acceptGolden, ObjectNode trial) {
+    synchronized ObjectNode activate(BundleFiles candidate, String kind, String source, Principal who, String note,
+                                     boolean acceptGolden, ObjectNode about, String audit) {
         if (note == null || note.isBlank()) {
             throw new WorkbenchException(400, "note_required", "an activation needs a note saying what changes and why");
         }
@@ -102,17 +103,27 @@ final class Activations {
         ObjectNode rec = Json.object();
         rec.put("kind", kind);
         rec.put("source", source);
-        rec.put("who", who);
+        rec.put("who", who.name());
+        rec.put("who_via", who.how());
         rec.put("at", Instant.now().toString());
         rec.put("note", note.strip());
         rec.put("old_revision", oldRevision);
         rec.put("new_revision", loaded.revision());
+        rec.put("content_hash", candidate.revision());
+        if (about != null) {
+            rec.setAll(about);
+        }
         rec.set("diff", diff);
         rec.set("impact", summary(golden));
-        if (trial != null) {
-            rec.set("trial", trial);
+        ObjectNode written = log.append(rec);
+        ObjectNode entry = Json.object().put("activation", written.path("seq").asInt()).put("kind", kind).put("source", source)
+                .put("old_revision", oldRevision).put("new_revision", loaded.revision()).put("content_hash", candidate.revision());
+        if (about != null) {
+            entry.setAll(about);
         }
-        return log.append(rec);
+        entry.put("note", note.strip());
+        people.record(who, audit, entry);
+        return written;
     }
 
     private ReplayReport replayGolden(RuleBundle candidate) {

@@ -7,6 +7,9 @@ import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
 import io.signalman.json.Json;
+import io.signalman.people.Approvals;
+import io.signalman.people.People;
+import io.signalman.people.Principal;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,7 +17,9 @@ import java.util.TreeMap;
 /**
  * The workbench's draft requests, each a few lines over the pieces that do the work: drafts and
  * their status ({@link Drafts}, {@link DraftStatus}), the whole check ({@link DraftCheck}),
- * {@link Rebase}, {@link Revert} and activation. Every method does file I/O or compiles: a worker.
+ * {@link Rebase}, {@link Revert}, approvals and activation. Whoever changes a draft's content is
+ * one of its authors from then on, and no author's verdict counts for it ({@link Approvals}).
+ * Every method does file I/O or compiles: a worker.
  */
 final class DraftHandlers {
 
@@ -22,14 +27,14 @@ final class DraftHandlers {
     private final Drafts drafts;
     private final DraftCheck check;
     private final Activations activations;
-    private final WorkbenchOptions options;
+    private final People people;
 
-    DraftHandlers(Engine engine, Drafts drafts, DraftCheck check, Activations activations, WorkbenchOptions options) {
+    DraftHandlers(Engine engine, Drafts drafts, DraftCheck check, Activations activations, People people) {
         this.engine = engine;
         this.drafts = drafts;
         this.check = check;
         this.activations = activations;
-        this.options = options;
+        this.people = people;
     }
 
     /** Every draft's record with its status, newest first. */
@@ -41,9 +46,9 @@ final class DraftHandlers {
         return a;
     }
 
-    ObjectNode create() {
+    ObjectNode create(Principal by) {
         BundleFiles live = live();
-        return show(drafts.create(live, map(live), "the live rules", null));
+        return show(drafts.create(live, map(live), "the live rules", null, by.name()));
     }
 
     /**
@@ -69,22 +74,29 @@ final class DraftHandlers {
         DraftCheck.Full full = check.of(files);
         n.set("check", full.check());
         n.set("scenarios", full.scenarios());
+        n.put("content_hash", files.revision());
+        n.set("approvals", standing(id, meta, files).toJson());
         return n;
     }
 
+    /** The approvals and rejections the draft's content has now. */
+    private Approvals.Standing standing(String id, ObjectNode meta, BundleFiles files) {
+        return people.approvals().standing(id, files.revision(), DraftRecords.authors(meta), people.required());
+    }
+
     /** {@code PUT drafts/{id}/file?path=} {@code {"text", "version"}}: the save, answered with the whole check. */
-    ObjectNode save(String id, String path, JsonNode req) {
+    ObjectNode save(String id, String path, JsonNode req, Principal by) {
         if (!req.path("text").isTextual()) {
             throw new WorkbenchException(400, "invalid_input", "send {\"text\": \"the file's new content\", \"version\": N}");
         }
-        drafts.write(id, path, req.get("text").asText(), version(req.get("version")));
+        drafts.write(id, path, req.get("text").asText(), version(req.get("version")), by.name());
         ObjectNode n = show(id);
         n.put("saved", path);
         return n;
     }
 
-    ObjectNode deleteFile(String id, String path, String version) {
-        drafts.delete(id, path, version(version == null ? null : Json.MAPPER.getNodeFactory().textNode(version)));
+    ObjectNode deleteFile(String id, String path, String version, Principal by) {
+        drafts.delete(id, path, version(version == null ? null : Json.MAPPER.getNodeFactory().textNode(version)), by.name());
         return show(id);
     }
 
@@ -94,15 +106,15 @@ final class DraftHandlers {
     }
 
     /** {@code POST drafts/{id}/rebase} {@code {"version"}}: in place, answered with the draft and the merge. */
-    ObjectNode rebase(String id, JsonNode req) {
-        ObjectNode merge = Rebase.run(drafts, activations.log().revisions(), id, version(req.get("version")), live());
+    ObjectNode rebase(String id, JsonNode req, Principal by) {
+        ObjectNode merge = Rebase.run(drafts, activations.log().revisions(), id, version(req.get("version")), live(), by.name());
         ObjectNode n = show(id);
         n.set("rebase", merge);
         return n;
     }
 
     /** {@code POST activations/{seq}/revert}: a new draft, answered with it and the merge. */
-    ObjectNode revert(String seq) {
+    ObjectNode revert(String seq, Principal by) {
         int n;
         try {
             n = Integer.parseInt(seq);
@@ -110,17 +122,48 @@ final class DraftHandlers {
             throw new WorkbenchException(404, "unknown_activation", "there is no activation #" + (seq.length() > 20
                     ? seq.substring(0, 20) : seq));
         }
-        ObjectNode merge = Revert.run(activations.log(), drafts, n, live());
+        ObjectNode merge = Revert.run(activations.log(), drafts, n, live(), by.name());
         ObjectNode out = show(merge.get("draft").asText());
         out.set("revert", merge);
         return out;
     }
 
     /**
-     * Activation of an open, up-to-date draft; the draft is closed when it goes through, and takes
-     * no change while the gate decides.
+     * {@code POST drafts/{id}/approve} or {@code .../reject} {@code {"note", "content_hash"?}}: a
+     * verdict on the draft's content as it is now, recorded in the audit log (which is where the
+     * approvals are read from). An author of the draft is refused (403 {@code own_draft}); with
+     * {@code content_hash}, the verdict is only given if the content is still what the approver
+     * read (409 {@code draft_changed} otherwise).
      */
-    ObjectNode activate(String id, JsonNode req) {
+    ObjectNode verdict(String id, JsonNode req, Principal by, boolean approve) {
+        Bodies.only(req, "note", "content_hash");
+        String note = Bodies.note(req, approve ? "an approval" : "a rejection");
+        ObjectNode meta = drafts.meta(id);
+        DraftStatus status = DraftStatus.of(meta, live().revision());
+        if (status.closed()) {
+            throw new WorkbenchException(409, "draft_closed", "this draft is " + status.wire() + ": there is nothing to "
+                    + (approve ? "approve" : "reject"));
+        }
+        if (DraftRecords.authors(meta).stream().anyMatch(by::sameAs)) {
+            throw new WorkbenchException(403, "own_draft", by.name() + " wrote this draft: it needs the eyes of someone else");
+        }
+        BundleFiles files = drafts.files(id);
+        JsonNode seen = req.get("content_hash");
+        if (seen != null && !seen.isNull() && !files.revision().equals(seen.asText())) {
+            throw new WorkbenchException(409, "draft_changed", "the draft changed since you read it (its content is now "
+                    + files.revision() + "): read it again before you " + (approve ? "approve" : "reject") + " it");
+        }
+        people.record(by, approve ? Approvals.APPROVED : Approvals.REJECTED, Json.object().put("draft", id)
+                .put("content_hash", files.revision()).put("base_revision", meta.path("base_revision").asText()).put("note", note));
+        return show(id);
+    }
+
+    /**
+     * Activation of an open, up-to-date draft with the approvals the server asks for
+     * ({@code --approvals}); the draft is closed when it goes through, and takes no change while
+     * the gate decides.
+     */
+    ObjectNode activate(String id, JsonNode req, Principal by) {
         BundleFiles live = live();
         DraftStatus status = DraftStatus.of(drafts.meta(id), live.revision());
         if (status.closed()) {
@@ -140,8 +183,25 @@ final class DraftHandlers {
         JsonNode v = req.get("version");
         drafts.activating(id, v == null || v.isNull() ? null : version(v));
         try {
-            ObjectNode rec = activations.activate(drafts.files(id), "activate", "draft " + id, options.adminTokenName(),
-                    req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false));
+            // Judged while the draft takes no edit: the content approved is the content activated.
+            ObjectNode meta = drafts.meta(id);
+            BundleFiles files = drafts.files(id);
+            Approvals.Standing standing = standing(id, meta, files);
+            if (!standing.ok()) {
+                ObjectNode d = Json.object();
+                d.set("approvals", standing.toJson());
+                throw new WorkbenchException(409, "approval_required", standing.rejections().isEmpty()
+                        ? "this draft needs " + standing.required() + " approval(s) by someone other than its authors before "
+                        + "it is activated; it has " + standing.approvals().size()
+                        : "this draft was rejected by " + standing.rejections().get(0).user() + " (\""
+                        + standing.rejections().get(0).note() + "\"): change it, or have them approve it, first", d);
+            }
+            ObjectNode about = Json.object().put("draft", id);
+            DraftRecords.authors(meta).forEach(about.withArray("authors")::add);
+            standing.approvals().forEach(a -> about.withArray("approvals").addObject().put("user", a.user())
+                    .put("at", a.at()).put("note", a.note()).put("audit_seq", a.seq()));
+            ObjectNode rec = activations.activate(files, "activate", "draft " + id, by, req.path("note").asText(null),
+                    req.path("accept_golden_changes").asBoolean(false), about, "activated");
             drafts.activated(id, rec.path("seq").asLong());
             return rec;
         } finally {

@@ -65,10 +65,24 @@ final class DraftRecords {
         return meta;
     }
 
-    /** A change went through: the next version, saved now (of {@code file}, or of the whole draft when null). */
-    void saved(String id, ObjectNode meta, String file) {
-        meta.put("version", meta.path("version").asLong(1) + 1).put("saved_at", Instant.now().toString()).put("saved_file", file);
+    /**
+     * A change went through: the next version, saved now (of {@code file}, or of the whole draft
+     * when null) by {@code by}, who is an author of the draft from now on (and so may not approve it).
+     */
+    void saved(String id, ObjectNode meta, String file, String by) {
+        meta.put("version", meta.path("version").asLong(1) + 1).put("saved_at", Instant.now().toString()).put("saved_file", file)
+                .put("saved_by", by);
+        if (!authors(meta).contains(by)) {
+            meta.withArray("authors").add(by);
+        }
         write(id, meta);
+    }
+
+    /** Everyone who wrote the draft's content: who made it and everyone who changed it since. */
+    static java.util.List<String> authors(ObjectNode meta) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        meta.path("authors").forEach(a -> out.add(a.asText()));
+        return out;
     }
 
     void closeAs(String id, String status) {

@@ -52,9 +52,10 @@ final class Drafts {
     /**
      * A new open draft holding a copy of {@code files}, made from {@code base} (the live rules;
      * kept in {@link Revisions}, so that a rebase can tell the draft's own changes). {@code origin}
-     * says where it came from, {@code note} is a suggested activation note (or null).
+     * says where it came from, {@code note} is a suggested activation note (or null), {@code by}
+     * who made it: its first author.
      */
-    synchronized String create(BundleFiles base, Map<String, byte[]> files, String origin, String note) {
+    synchronized String create(BundleFiles base, Map<String, byte[]> files, String origin, String note, String by) {
         List<String> ids = ids();
         long open = ids.stream().filter(i -> !DraftRecords.closed(records.read(i).path("status").asText())).count();
         if (open >= MAX_DRAFTS) {
@@ -77,6 +78,8 @@ final class Drafts {
             ObjectNode meta = Json.object().put("id", id).put("base_revision", base.revision()).put("created_at", now)
                     .put("origin", origin).put("status", "open").put("version", 1).put("saved_at", now);
             meta.put("suggested_note", note);
+            meta.put("created_by", by);
+            meta.putArray("authors").add(by);
             records.write(id, meta);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a draft under " + root, e);
@@ -130,8 +133,8 @@ final class Drafts {
         }
     }
 
-    /** Writes one file (creating it when new), within the draft's bounds, to {@code version}. */
-    synchronized void write(String id, String name, String text, long version) {
+    /** Writes one file (creating it when new), within the draft's bounds, to {@code version}; {@code by} becomes an author. */
+    synchronized void write(String id, String name, String text, long version, String by) {
         Path p = DraftPaths.resolve(rules(id), name);
         ObjectNode meta = records.editable(id, version);
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
@@ -146,10 +149,10 @@ final class Drafts {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        records.saved(id, meta, name);
+        records.saved(id, meta, name, by);
     }
 
-    synchronized void delete(String id, String name, long version) {
+    synchronized void delete(String id, String name, long version, String by) {
         Path p = DraftPaths.resolve(rules(id), name);
         ObjectNode meta = records.editable(id, version);
         try {
@@ -159,14 +162,14 @@ final class Drafts {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        records.saved(id, meta, name);
+        records.saved(id, meta, name, by);
     }
 
     /**
      * Replaces every file of the draft (a rebase): {@code files} is the whole new content, made
      * against {@code base}, the revision the draft is now made from.
      */
-    synchronized void replace(String id, long version, BundleFiles base, Map<String, byte[]> files) {
+    synchronized void replace(String id, long version, BundleFiles base, Map<String, byte[]> files, String by) {
         ObjectNode meta = records.editable(id, version);
         Path rules = rules(id);
         BundleFiles now = files(id);
@@ -187,7 +190,7 @@ final class Drafts {
         revisions.keep(base);
         meta.put("rebased_from", meta.path("base_revision").asText());
         meta.put("base_revision", base.revision());
-        records.saved(id, meta, null);
+        records.saved(id, meta, null, by);
     }
 
     /** Closes the draft as discarded: kept to be read, never changed again. */

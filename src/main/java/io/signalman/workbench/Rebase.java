@@ -19,7 +19,7 @@ final class Rebase {
     }
 
     /** Blocking file I/O: a worker. {@code live} is the rules folder as it is now. */
-    static ObjectNode run(Drafts drafts, Revisions revisions, String id, long version, BundleFiles live) {
+    static ObjectNode run(Drafts drafts, Revisions revisions, String id, long version, BundleFiles live, String by) {
         ObjectNode meta = drafts.meta(id);
         DraftStatus status = DraftStatus.of(meta, live.revision());
         if (status.closed()) {
@@ -35,7 +35,7 @@ final class Rebase {
                     + "here, so its own changes cannot be told apart: make a new draft and bring the edit over");
         }
         BundleMerge.Result merged = BundleMerge.merge(revisions.read(from), drafts.files(id), live, LABELS);
-        drafts.replace(id, version, live, merged.files());
+        drafts.replace(id, version, live, merged.files(), by);
         ObjectNode n = BundleMerge.toJson(merged);
         n.put("from_revision", from);
         n.put("to_revision", live.revision());

@@ -18,7 +18,7 @@ final class Revert {
     }
 
     /** Blocking file I/O: a worker. Returns the merge's outcome with the new draft's id. */
-    static ObjectNode run(ActivationLog log, Drafts drafts, int seq, BundleFiles live) {
+    static ObjectNode run(ActivationLog log, Drafts drafts, int seq, BundleFiles live, String by) {
         ObjectNode rec = log.bySeq(seq);
         Revisions revisions = log.revisions();
         String made = rec.path("new_revision").asText();
@@ -31,7 +31,7 @@ final class Revert {
         BundleMerge.Result merged = BundleMerge.merge(revisions.read(made), revisions.read(before), live,
                 new BundleMerge.Labels(label, "the live rules"));
         String note = "Revert activation #" + seq + " (" + rec.path("note").asText() + ")";
-        String id = drafts.create(live, new TreeMap<>(merged.files()), "revert of activation #" + seq, note);
+        String id = drafts.create(live, new TreeMap<>(merged.files()), "revert of activation #" + seq, note, by);
         ObjectNode n = BundleMerge.toJson(merged);
         n.put("draft", id);
         n.put("activation", seq);

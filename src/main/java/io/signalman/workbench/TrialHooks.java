@@ -6,6 +6,8 @@ import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
 import io.signalman.engine.Refused;
+import io.signalman.people.Approvals;
+import io.signalman.people.People;
 import io.signalman.trials.DraftSource;
 import io.signalman.trials.Promoter;
 import java.util.List;
@@ -21,13 +23,13 @@ final class TrialHooks implements DraftSource, Promoter {
     private final Engine engine;
     private final Drafts drafts;
     private final Activations activations;
-    private final WorkbenchOptions options;
+    private final People people;
 
-    TrialHooks(Engine engine, Drafts drafts, Activations activations, WorkbenchOptions options) {
+    TrialHooks(Engine engine, Drafts drafts, Activations activations, People people) {
         this.engine = engine;
         this.drafts = drafts;
         this.activations = activations;
-        this.options = options;
+        this.people = people;
     }
 
     /** The draft as it may go on trial: known, open, made from the live rules, without conflicts. */
@@ -59,17 +61,33 @@ final class TrialHooks implements DraftSource, Promoter {
     }
 
     /**
-     * The candidate as the trial ran it goes live through the workbench's activation; the draft
-     * it came from is closed as activated when it still holds exactly those files.
+     * The candidate as the trial ran it goes live through the workbench's activation, with the
+     * approvals any activation needs: those of its draft given to exactly the candidate's content
+     * (409 {@code approval_required} otherwise); the draft it came from is closed as activated
+     * when it still holds exactly those files.
      */
     @Override
     public ObjectNode promote(Promotion p) {
         ObjectNode trial = io.signalman.json.Json.object().put("id", p.trial()).put("draft", p.draft());
         trial.set("figures", p.figures());
+        ObjectNode about = io.signalman.json.Json.object().put("draft", p.draft());
+        about.set("trial", trial);
         ObjectNode rec;
         try {
+            Approvals.Standing standing = people.approvals().standing(p.draft(), p.candidate().revision(),
+                    DraftRecords.authors(drafts.meta(p.draft())), people.required());
+            if (!standing.ok()) {
+                ObjectNode d = io.signalman.json.Json.object();
+                d.set("approvals", standing.toJson());
+                throw new Refused(Refused.Kind.CONFLICT, "approval_required", "the trial's candidate needs " + standing.required()
+                        + " approval(s) of its draft's content by someone other than its authors, and "
+                        + (standing.rejections().isEmpty() ? "has " + standing.approvals().size() : "a rejection stands"), d);
+            }
+            DraftRecords.authors(drafts.meta(p.draft())).forEach(about.withArray("authors")::add);
+            standing.approvals().forEach(a -> about.withArray("approvals").addObject().put("user", a.user())
+                    .put("at", a.at()).put("note", a.note()).put("audit_seq", a.seq()));
             rec = activations.activate(p.candidate(), "trial", "trial " + p.trial() + " (draft " + p.draft() + ")",
-                    options.adminTokenName(), p.note(), p.acceptGoldenChanges(), trial);
+                    p.by(), p.note(), p.acceptGoldenChanges(), about, "trial_promoted");
         } catch (WorkbenchException e) {
             throw refused(e);
         }

@@ -9,6 +9,9 @@ import io.signalman.engine.RuleBundle;
 import io.signalman.http.Api;
 import io.signalman.decisions.Decisions;
 import io.signalman.json.Json;
+import io.signalman.people.People;
+import io.signalman.people.Principal;
+import io.signalman.people.Role;
 import io.signalman.scenario.ScenarioRunner;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.ext.web.Router;
@@ -54,13 +57,16 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private final LastFired lastFired;
     private final DecisionTail tail;
     private final DecisionSearch search;
+    private final FireCounts fired;
+    private final People people;
     private final TrialHooks trialHooks;
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
     public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options,
-                     io.signalman.datadir.Writing writing) {
+                     io.signalman.datadir.Writing writing, People people) {
         this.engine = decisions.engine();
+        this.people = people;
         this.checks = new Checks(engine.newCompiler());
         this.decisions = decisions;
         this.options = options;
@@ -69,12 +75,14 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.drafts = new Drafts(data, revisions);
         this.coverage = new Coverage(fixtures);
         this.impact = new Impact(coverage, decisionLog);
-        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions, writing));
-        this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks), activations, options);
+        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions, writing), people);
+        this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks), activations, people);
         this.lastFired = new LastFired(decisionLog);
+        this.fired = new FireCounts();
+        decisions.tap(fired::record);
         this.tail = new DecisionTail(decisions);
         this.search = new DecisionSearch(decisionLog);
-        this.trialHooks = new TrialHooks(engine, drafts, activations, options);
+        this.trialHooks = new TrialHooks(engine, drafts, activations, people);
         decisions.tap(lastFired::record);
     }
 
@@ -92,7 +100,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     @Override
     public void routes(Router router, Api api) {
         WorkerExecutor workers = api.vertx().createSharedWorkerExecutor("signalman-workbench", 2);
-        Access access = new Access(api, options.readToken(), api.config().adminToken());
+        Access access = new Access(api);
         BodyHandler body = BodyHandler.create(false).setBodyLimit(WRITE_BODY_LIMIT);
         router.route(PREFIX + "/*").handler(Access::headers);
         // Vert.x matches "/workbench" and "/workbench/" alike: only the bare one is redirected.
@@ -124,26 +132,39 @@ public final class Workbench implements io.signalman.http.ApiModule {
         router.get(API + "/impact/:job").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> impact.job(ctx.pathParam("job")).toJson()));
         router.get(API + "/activations").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::history));
+        router.get(API + "/rules/:pack/:rule/history").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> ruleHistory(ctx)));
+        // The same timeline in the service API's namespace, for scripts and other tools.
+        router.get(RuleHistory.PATH).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> ruleHistory(ctx)));
+        router.get(API + "/me").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> me(ctx)));
         router.get(API + "/tail").handler(access::read).handler(tail::handle);
         router.get(API + "/decisions").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> search.find(
                 param(ctx, "decision_id"), param(ctx, "pack"), param(ctx, "rule"), param(ctx, "q"), limit(param(ctx, "limit")))));
 
-        router.post(API + "/drafts").handler(access::write).handler(ctx -> work(ctx, workers, 201, draftHandlers::create));
-        router.put(API + "/drafts/:id/file").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200,
-                () -> draftHandlers.save(ctx.pathParam("id"), ctx.queryParams().get("path"), bodyJson(ctx))));
-        router.delete(API + "/drafts/:id/file").handler(access::write).handler(ctx -> work(ctx, workers, 200,
-                () -> draftHandlers.deleteFile(ctx.pathParam("id"), ctx.queryParams().get("path"), ctx.queryParams().get("version"))));
-        router.delete(API + "/drafts/:id").handler(access::write).handler(ctx -> work(ctx, workers, 200,
+        // Writes, each with the role it needs (docs/people.md has the table; RoleMatrixTest walks it).
+        router.post(API + "/drafts").handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 201,
+                () -> draftHandlers.create(who(ctx))));
+        router.put(API + "/drafts/:id/file").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.save(ctx.pathParam("id"), ctx.queryParams().get("path"), bodyJson(ctx), who(ctx))));
+        router.delete(API + "/drafts/:id/file").handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.deleteFile(ctx.pathParam("id"), ctx.queryParams().get("path"), ctx.queryParams().get("version"),
+                        who(ctx))));
+        router.delete(API + "/drafts/:id").handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 200,
                 () -> draftHandlers.discard(ctx.pathParam("id"))));
-        router.post(API + "/drafts/:id/rebase").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200,
-                () -> draftHandlers.rebase(ctx.pathParam("id"), bodyJson(ctx))));
-        router.post(API + "/drafts/:id/impact").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 202,
+        router.post(API + "/drafts/:id/rebase").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 200,
+                () -> draftHandlers.rebase(ctx.pathParam("id"), bodyJson(ctx), who(ctx))));
+        router.post(API + "/drafts/:id/impact").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 202,
                 () -> startImpact(ctx)));
-        router.post(API + "/drafts/:id/activate").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200,
-                () -> draftHandlers.activate(ctx.pathParam("id"), bodyJson(ctx))));
-        router.post(API + "/activations/:seq/revert").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 201,
-                () -> draftHandlers.revert(ctx.pathParam("seq"))));
-        router.post(API + "/rollback").handler(body).handler(access::write).handler(ctx -> work(ctx, workers, 200, () -> rollback(ctx)));
+        router.post(API + "/drafts/:id/approve").handler(body).handler(access.write(Role.APPROVER)).handler(ctx -> work(ctx, workers,
+                200, () -> draftHandlers.verdict(ctx.pathParam("id"), bodyJson(ctx), who(ctx), true)));
+        router.post(API + "/drafts/:id/reject").handler(body).handler(access.write(Role.APPROVER)).handler(ctx -> work(ctx, workers,
+                200, () -> draftHandlers.verdict(ctx.pathParam("id"), bodyJson(ctx), who(ctx), false)));
+        router.post(API + "/drafts/:id/activate").handler(body).handler(access.write(Role.OPERATOR)).handler(ctx -> work(ctx, workers,
+                200, () -> draftHandlers.activate(ctx.pathParam("id"), bodyJson(ctx), who(ctx))));
+        router.post(API + "/activations/:seq/revert").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx,
+                workers, 201, () -> draftHandlers.revert(ctx.pathParam("seq"), who(ctx))));
+        router.post(API + "/rollback").handler(body).handler(access.write(Role.OPERATOR)).handler(ctx -> work(ctx, workers, 200,
+                () -> rollback(ctx)));
         router.route(API + "/*").handler(ctx -> Replies.error(ctx, 404, "not_found", "no such workbench endpoint: "
                 + ctx.request().method() + " " + ctx.request().path()));
 
@@ -265,11 +286,51 @@ public final class Workbench implements io.signalman.http.ApiModule {
         return job.toJson();
     }
 
+    /**
+     * An emergency rollback to a revision that was live before: an operator's act alone, without
+     * approvals (the revision was approved when it went live, and the point is speed), marked as
+     * an emergency in the activation record and the audit log.
+     */
     private ObjectNode rollback(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
         String revision = req.path("revision").asText(null);
         return activations.activate(activations.log().revision(revision), "rollback", "revision " + revision,
-                options.adminTokenName(), req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false));
+                who(ctx), req.path("note").asText(null), req.path("accept_golden_changes").asBoolean(false),
+                Json.object().put("emergency", true), "rolled_back");
+    }
+
+    /** The timeline of one rule: {@code :pack} and {@code :rule} (percent-decoded by the router). */
+    private ObjectNode ruleHistory(RoutingContext ctx) {
+        return RuleHistory.of(ctx.pathParam("pack"), ctx.pathParam("rule"), activations.log(), engine.bundle(), fired);
+    }
+
+    /** Who the request's token belongs to, and what they may do (the page shows its buttons by it). */
+    private ObjectNode me(RoutingContext ctx) {
+        Principal p = Api.principal(ctx);
+        ObjectNode n = Json.object();
+        if (p == null) {
+            n.putNull("user").put("via", "loopback");
+            n.putArray("roles").add(Role.VIEWER.wire());
+        } else {
+            n.put("user", p.name()).put("via", p.how());
+            ArrayNode roles = n.putArray("roles");
+            for (Role r : Role.values()) {
+                if (p.has(r)) {
+                    roles.add(r.wire());
+                }
+            }
+        }
+        n.put("approvals_required", people.required());
+        return n;
+    }
+
+    /** The principal a write's gate let through (every write has one). */
+    private static Principal who(RoutingContext ctx) {
+        Principal p = Api.principal(ctx);
+        if (p == null) {
+            throw new IllegalStateException("a write without a principal: its route has no gate");
+        }
+        return p;
     }
 
     /**

@@ -5,9 +5,9 @@ package io.signalman.workbench;
  *
  * @param readToken      the token that lets a client off loopback read the workbench's API
  *                       ({@code --workbench-token}); null: only loopback clients may read
- * @param adminTokenName the name written as "who" in {@code data/activations.jsonl} for a write made
- *                       with the admin token ({@code --admin-token-name}); the token itself is
- *                       never written anywhere
+ * @param adminTokenName the name of the admin token's bootstrap user ({@code --admin-token-name}):
+ *                       "who" in {@code data/activations.jsonl} and the audit log for what it
+ *                       does, and a name no user may take; the token itself is never written anywhere
  */
 public record WorkbenchOptions(String readToken, String adminTokenName) {
 

@@ -22,6 +22,7 @@ class LayersTest {
             List.of("rulelang"),
             List.of("json"),
             List.of("datadir"),
+            List.of("people"),
             List.of("engine.tables", "engine.explain"),
             List.of("engine"),
             List.of("decisionlog"),

@@ -91,7 +91,29 @@ class OpenApiContractTest {
         s.contract.bodyOperations().forEach(op -> withExamples.add(op.operationId()));
 
         assertEquals(Set.of("routeBroker", "routeBrokerBatch", "routeSignal", "createFsmInstance", "restoreFsmInstance",
-                "applyFsmAction", "dispatch", "createConversation", "reportTurn", "userInput"), withExamples);
+                "applyFsmAction", "dispatch", "createConversation", "reportTurn", "userInput", "addUser"), withExamples);
+    }
+
+    @Test
+    void everyOperationNamesTheRoleItNeedsAndOnlyOpenOnesNeedNone() {
+        Set<String> roles = Set.of("none", "viewer", "author", "approver", "operator", "admin");
+        io.vertx.core.json.JsonObject paths = s.contract.raw.getJsonObject("paths");
+        int operations = 0;
+        for (String path : paths.fieldNames()) {
+            io.vertx.core.json.JsonObject item = paths.getJsonObject(path);
+            for (String method : item.fieldNames()) {
+                if (method.equals("parameters")) {
+                    continue;
+                }
+                io.vertx.core.json.JsonObject op = item.getJsonObject(method);
+                String role = op.getString("x-signalman-role");
+                assertTrue(roles.contains(role), method + " " + path + " names no role: " + role);
+                boolean open = op.getJsonArray("security").isEmpty();
+                assertEquals(open, role.equals("none"), method + " " + path + ": a role needs a token, and only a role does");
+                operations++;
+            }
+        }
+        assertEquals(s.contract.operations().size(), operations);
     }
 
     @Test

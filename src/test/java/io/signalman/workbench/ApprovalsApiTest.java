@@ -1,0 +1,260 @@
+package io.signalman.workbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.signalman.TestBundles;
+import io.signalman.app.Server;
+import io.signalman.http.ServerConfig;
+import io.signalman.json.Json;
+import io.signalman.people.AuditVerify;
+import io.signalman.people.HashCost;
+import io.signalman.people.PeopleConfig;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Four eyes through the real server with {@code --approvals 1}: users made by the admin through
+ * {@code /v1/admin/users}; an author drafts a change, activation is refused 409
+ * {@code approval_required}; nobody approves their own draft (the bootstrap admin included); an
+ * approval is bound to the content, so an edit voids it; an approver approves, an operator
+ * activates; the activation and the rule's timeline name all three; an emergency rollback needs
+ * an operator alone and is marked; the audit log holds it all, its chain unbroken. One server for
+ * the class: the steps are one story.
+ */
+class ApprovalsApiTest {
+
+    private static final String ADMIN = "approvals-test-admin-token";
+    private static final String ROUTING = "broker/routing.drl";
+    private static final String RULE = "critical messages go to openclaw and knox";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path dir;
+    private static Server server;
+    private static String ana;
+    private static String bo;
+    private static String cy;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path rules = TestBundles.copyOfRules(dir);
+        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
+        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
+                .withData(dir.resolve("data")).withAdminToken(ADMIN)
+                .withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1))));
+        ana = addUser("ana", "author");
+        bo = addUser("bo", "approver");
+        cy = addUser("cy", "operator");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void anAuthorDraftsAnApproverApprovesAnOperatorActivatesAndTheTimelineNamesAllThree() throws Exception {
+        // Given ana's draft, which changes one rule
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        editRule(id, "    // checked with the desk on Monday\n", ana);
+
+        // When the operator activates it without an approval, it is refused
+        HttpResponse<String> early = activate(id, cy);
+        assertEquals(409, early.statusCode(), early.body());
+        assertEquals("approval_required", json(early).get("error").asText());
+        assertEquals(1, json(early).get("details").get("approvals").get("required").asInt());
+
+        // ... and ana cannot approve (she is no approver), nor reject with an unknown field
+        assertEquals(403, send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"mine\"}", ana).statusCode());
+        HttpResponse<String> hostile = send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"ok\", \"as\": \"cy\"}", bo);
+        assertEquals(400, hostile.statusCode(), hostile.body());
+        assertEquals(400, send("POST", "/workbench/api/drafts/" + id + "/approve", "{}", bo).statusCode(), "a verdict needs a note");
+
+        // When bo approves, then ana edits again: the approval was for other content, and counts no more
+        JsonNode approved = ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"looks right\"}", bo), 200);
+        assertTrue(approved.get("approvals").get("enough").asBoolean(), approved.toString());
+        editRule(id, "    // and with compliance\n", ana);
+        JsonNode edited = draft(id);
+        assertFalse(edited.get("approvals").get("enough").asBoolean());
+        assertEquals(1, edited.get("approvals").get("for_other_content").size());
+        assertEquals(409, activate(id, cy).statusCode());
+
+        // ... an approval naming content the approver did not read is refused
+        HttpResponse<String> stale = send("POST", "/workbench/api/drafts/" + id + "/approve", Json.write(Json.object()
+                .put("note", "ok").put("content_hash", approved.get("content_hash").asText())), bo);
+        assertEquals(409, stale.statusCode(), stale.body());
+
+        // Then bo approves what is there now, and cy activates it
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", Json.write(Json.object().put("note", "both comments are fine")
+                .put("content_hash", edited.get("content_hash").asText())), bo), 200);
+        JsonNode rec = ok(activate(id, cy), 200);
+        assertEquals("cy", rec.get("who").asText());
+        assertEquals(List.of("ana"), texts(rec.get("authors")));
+        assertEquals("bo", rec.get("approvals").get(0).get("user").asText());
+
+        // ... and the rule's timeline shows the three names and the rule's own diff
+        String path = "/v1/rules/broker/" + URLEncoder.encode(RULE, StandardCharsets.UTF_8).replace("+", "%20") + "/history";
+        JsonNode history = ok(send("GET", path, null, null), 200);
+        JsonNode last = history.get("timeline").get(0);
+        assertEquals("cy", last.get("activated_by").asText());
+        assertEquals(List.of("ana"), texts(last.get("authors")));
+        assertEquals("bo", last.get("approvals").get(0).get("user").asText());
+        assertEquals("changed", last.get("change").asText());
+        assertTrue(last.get("diff").asText().contains("+    // and with compliance"), last.get("diff").asText());
+        assertFalse(last.get("diff").asText().contains("escalated"), "the diff is of this rule alone");
+        // A rule the activation did not touch has no entry for it
+        JsonNode other = ok(send("GET", "/v1/rules/broker/" + URLEncoder.encode("escalations go to the sender's manager",
+                StandardCharsets.UTF_8).replace("+", "%20") + "/history", null, null), 200);
+        assertEquals(0, other.get("timeline").size());
+        assertEquals(404, send("GET", "/v1/rules/broker/no%20such%20rule/history", null, null).statusCode());
+
+        // An emergency rollback is an operator's alone, without approvals, and marked
+        String before = rec.get("old_revision").asText();
+        assertEquals(403, send("POST", "/workbench/api/rollback", rollback(before), ana).statusCode());
+        JsonNode back = ok(send("POST", "/workbench/api/rollback", rollback(before), cy), 200);
+        assertTrue(back.get("emergency").asBoolean());
+        assertEquals("cy", back.get("who").asText());
+
+        // The audit log holds every act, in an unbroken chain
+        List<String> actions = new ArrayList<>();
+        server.people().audit().entries().forEach(e -> actions.add(e.get("user").asText() + " " + e.get("action").asText()));
+        assertTrue(actions.containsAll(List.of("admin user_added", "bo draft_approved", "cy activated", "cy rolled_back")), actions
+                .toString());
+        assertTrue(AuditVerify.check(dir.resolve("data")).ok());
+    }
+
+    @Test
+    void nobodyApprovesTheirOwnDraftTheBootstrapAdminIncluded() throws Exception {
+        String id = ok(send("POST", "/workbench/api/drafts", null, ADMIN), 201).get("id").asText();
+        editRule(id, "    // the admin's own edit\n", ADMIN);
+
+        HttpResponse<String> own = send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine by me\"}", ADMIN);
+
+        assertEquals(403, own.statusCode(), own.body());
+        assertEquals("own_draft", json(own).get("error").asText());
+        // A rejection by someone else stands in the way until they change their mind
+        ok(send("POST", "/workbench/api/drafts/" + id + "/reject", "{\"note\": \"not on a Friday\"}", bo), 200);
+        HttpResponse<String> refused = activate(id, cy);
+        assertEquals(409, refused.statusCode());
+        assertTrue(json(refused).get("message").asText().contains("not on a Friday"), refused.body());
+        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ADMIN), 200);
+    }
+
+    @Test
+    void aTrialIsPromotedOnlyWithTheApprovalsOfItsCandidateAndItsStepsAreAudited() throws Exception {
+        // Given ana's draft on trial, started by the operator (an author may not start one)
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        editRule(id, "    // on trial\n", ana);
+        String start = Json.write(Json.object().put("draft", id).put("mode", "shadow"));
+        assertEquals(403, send("POST", "/v1/trials", start, ana).statusCode());
+        String trial = ok(send("POST", "/v1/trials", start, cy), 201).get("id").asText();
+        assertEquals(200, send("GET", "/v1/trials/" + trial, null, ana).statusCode(), "a viewer reads a trial");
+
+        // When the operator promotes it without an approval, it is refused and the trial runs on
+        String note = Json.write(Json.object().put("note", "the trial agrees"));
+        HttpResponse<String> early = send("POST", "/v1/trials/" + trial + "/promote", note, cy);
+        assertEquals(409, early.statusCode(), early.body());
+        assertEquals("approval_required", json(early).get("error").asText());
+
+        // Then, approved by bo, the operator's promotion goes live, naming all three
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine on trial\"}", bo), 200);
+        JsonNode promoted = ok(send("POST", "/v1/trials/" + trial + "/promote", note, cy), 200);
+        JsonNode rec = promoted.get("activation");
+        assertEquals("cy", rec.get("who").asText());
+        assertEquals("bo", rec.get("approvals").get(0).get("user").asText());
+        assertEquals(trial, rec.get("trial").get("id").asText());
+        List<String> actions = new ArrayList<>();
+        server.people().audit().entries().forEach(e -> actions.add(e.get("user").asText() + " " + e.get("action").asText()));
+        assertTrue(actions.containsAll(List.of("cy trial_started", "cy trial_promoted")), actions.toString());
+    }
+
+    @Test
+    void usersAreValidatedAndARemovedUsersTokenStopsAtOnce() throws Exception {
+        assertEquals(400, send("POST", "/v1/admin/users", "{\"name\": \"dee\", \"roles\": [\"superuser\"]}", ADMIN).statusCode());
+        assertEquals(400, send("POST", "/v1/admin/users", "{\"name\": \"Dee!\", \"roles\": [\"viewer\"]}", ADMIN).statusCode());
+        assertEquals(400, send("POST", "/v1/admin/users", "{\"name\": \"dee\", \"roles\": [\"viewer\"], \"admin\": true}", ADMIN)
+                .statusCode());
+        assertEquals(409, send("POST", "/v1/admin/users", "{\"name\": \"ana\", \"roles\": [\"viewer\"]}", ADMIN).statusCode());
+        String dee = addUser("dee", "author");
+        assertEquals(201, send("POST", "/workbench/api/drafts", null, dee).statusCode());
+
+        ok(send("DELETE", "/v1/admin/users/dee", null, ADMIN), 200);
+
+        assertEquals(403, send("POST", "/workbench/api/drafts", null, dee).statusCode());
+        JsonNode list = ok(send("GET", "/v1/admin/users", null, ADMIN), 200);
+        assertFalse(list.toString().contains("dee"));
+        assertFalse(list.toString().contains("argon2"), "no hash is ever answered");
+    }
+
+    private static String addUser(String name, String role) throws Exception {
+        HttpResponse<String> r = send("POST", "/v1/admin/users", Json.write(Json.object().put("name", name)
+                .set("roles", Json.array().add(role))), ADMIN);
+        assertEquals("no-store", r.headers().firstValue("cache-control").orElse(""));
+        return ok(r, 201).get("token").asText();
+    }
+
+    /** Adds {@code line} inside the rule {@link #RULE}, after its name. */
+    private static void editRule(String id, String line, String token) throws Exception {
+        JsonNode d = draft(id);
+        String text = ok(send("GET", "/workbench/api/drafts/" + id + "/file?path=" + ROUTING, null, null), 200).get("text").asText();
+        String head = "rule \"" + RULE + "\"\n";
+        assertTrue(text.contains(head));
+        ok(send("PUT", "/workbench/api/drafts/" + id + "/file?path=" + ROUTING, Json.write(Json.object()
+                .put("text", text.replace(head, head + line)).put("version", d.get("version").asLong())), token), 200);
+    }
+
+    private static HttpResponse<String> activate(String id, String token) throws Exception {
+        return send("POST", "/workbench/api/drafts/" + id + "/activate", "{\"note\": \"a comment in the critical rule\"}", token);
+    }
+
+    private static String rollback(String revision) {
+        return Json.write(Json.object().put("revision", revision).put("note", "the desk reports misroutes"));
+    }
+
+    private static JsonNode draft(String id) throws Exception {
+        return ok(send("GET", "/workbench/api/drafts/" + id, null, null), 200);
+    }
+
+    private static List<String> texts(JsonNode a) {
+        List<String> out = new ArrayList<>();
+        a.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static JsonNode ok(HttpResponse<String> r, int status) throws Exception {
+        assertEquals(status, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    private static JsonNode json(HttpResponse<String> r) throws Exception {
+        return Json.parse(r.body().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            b.header("content-type", "application/json");
+        }
+        if (token != null) {
+            b.header("authorization", "Bearer " + token);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
