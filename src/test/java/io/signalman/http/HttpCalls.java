@@ -29,11 +29,27 @@ import java.util.stream.StreamSupport;
  * for errors the {@code {"error", "message", "details"?}} shape every error has; and the readings
  * of decisions and of the decision log they share.
  */
-final class HttpCalls {
+public final class HttpCalls {
 
     static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private HttpCalls() {
+    }
+
+    /**
+     * {@code method path} on the server at {@code base} ({@code http://127.0.0.1:port}), with a
+     * JSON body when {@code body} is not null and a bearer token when {@code token} is not null.
+     */
+    public static HttpResponse<String> send(String base, String method, String path, String body, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            b.header("content-type", "application/json");
+        }
+        if (token != null) {
+            b.header("authorization", "Bearer " + token);
+        }
+        return send(b);
     }
 
     static HttpResponse<String> send(HttpRequest.Builder request) {

@@ -15,9 +15,6 @@ import io.signalman.people.Principal;
 import io.signalman.people.Role;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -82,7 +79,6 @@ class RoleMatrixTest {
 
     private static final HashCost CHEAP = new HashCost(64, 1, 1);
     private static final String ADMIN_TOKEN = "role-matrix-admin-token";
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     static Path data;
@@ -202,15 +198,7 @@ class RoleMatrixTest {
         return send(method, path, body, token);
     }
 
-    private static HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).method(method,
-                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            b.header("content-type", "application/json");
-        }
-        if (token != null) {
-            b.header("authorization", "Bearer " + token);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> send(String method, String path, String body, String token) {
+        return HttpCalls.send("http://127.0.0.1:" + server.port(), method, path, body, token);
     }
 }

@@ -8,14 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.http.HttpCalls;
 import io.signalman.json.Json;
 import io.signalman.people.AuditVerify;
 import io.signalman.people.HashCost;
 import io.signalman.people.PeopleConfig;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,7 +38,6 @@ class ApprovalsApiTest {
     private static final String ADMIN = "approvals-test-admin-token";
     private static final String ROUTING = "broker/routing.drl";
     private static final String RULE = "critical messages go to openclaw and knox";
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     static Path dir;
@@ -246,15 +243,7 @@ class ApprovalsApiTest {
         return Json.parse(r.body().getBytes(StandardCharsets.UTF_8));
     }
 
-    private static HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).method(method,
-                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            b.header("content-type", "application/json");
-        }
-        if (token != null) {
-            b.header("authorization", "Bearer " + token);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> send(String method, String path, String body, String token) {
+        return HttpCalls.send("http://127.0.0.1:" + server.port(), method, path, body, token);
     }
 }

@@ -9,6 +9,7 @@ import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.http.HttpCalls;
 import io.signalman.json.Json;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -501,15 +502,7 @@ class WorkbenchApiTest {
         return Json.parse(r.body().getBytes(StandardCharsets.UTF_8)).get("id").asText();
     }
 
-    private static HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).method(method,
-                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            b.header("content-type", "application/json");
-        }
-        if (token != null) {
-            b.header("authorization", "Bearer " + token);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> send(String method, String path, String body, String token) {
+        return HttpCalls.send(base, method, path, body, token);
     }
 }
