@@ -42,6 +42,11 @@ import org.junit.jupiter.api.io.TempDir;
  * until its stop limit trips and every request is live again; a second trial is promoted through
  * the reload gate and the activation record; a reload of the live rules ends a third. One server
  * for the class (the methods run in order, each leaving no trial running).
+ *
+ * <p>NOTE(time): a draft's save compiles it and runs every scenario, and a trial's start compiles
+ * it again, so the trials beside the first live rules all try one draft ({@link #tried}); only a
+ * change of the live rules (the reload, the restart on other rules, the promotion) needs a new
+ * one. Senders are picked by their bucket, a few of each kind, instead of many at random.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TrialsApiTest {
@@ -58,6 +63,8 @@ class TrialsApiTest {
     private static Server server;
     private static ServerConfig config;
     private static String base;
+    /** The draft tried beside the first live rules: trade messages go to VP Engineering. */
+    private static String tried;
 
     @BeforeAll
     static void start() throws Exception {
@@ -66,6 +73,7 @@ class TrialsApiTest {
         config = ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
                 .withData(dir.resolve("data")).withAdminToken(TOKEN);
         restart();
+        tried = draftWith(text -> text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")"));
     }
 
     /** The server (again) on the same folders: a trial is durable state. */
@@ -89,7 +97,7 @@ class TrialsApiTest {
     void aTrialRunsInShadowThenAsAGrowingCanaryUntilItsLimitStopsIt() throws Exception {
         String live = server.engine().bundle().revision();
         // Given a draft in which trade messages go to VP Engineering
-        String draft = draftWith(text -> text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")"));
+        String draft = tried;
 
         // When it starts in shadow
         JsonNode started = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")));
@@ -127,10 +135,7 @@ class TrialsApiTest {
         // When it becomes a canary at 10%, then 50%
         JsonNode ten = ok(200, send("PATCH", "/v1/trials/" + id, Json.object().put("mode", "canary").put("percent", 10)));
         assertEquals("canary", ten.get("mode").asText());
-        Set<String> senders = new TreeSet<>();
-        for (int i = 0; i < 120; i++) {
-            senders.add("agent-" + i);
-        }
+        Set<String> senders = senders(id);
         Map<String, String> arm10 = arms(senders);
         // ... a sender keeps its arm, request after request
         assertEquals(arm10, arms(senders));
@@ -200,6 +205,84 @@ class TrialsApiTest {
 
     @Test
     @Order(2)
+    void hostileBodiesAreRefusedNamingTheField() throws Exception {
+        String draft = tried;
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 150)),
+                "percent");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", "50")),
+                "percent");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary")), "percent");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "blue")), "mode");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow").put("sudo", true)),
+                "sudo");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", "../../etc").put("mode", "shadow")), "draft");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
+                .set("stop", Json.object().put("max_divergence_rate", 2))), "stop.max_divergence_rate");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
+                .set("stop", Json.object().put("max_everything", 1))), "stop.max_everything");
+        HttpResponse<String> notJson = HTTP.send(request("POST", "/v1/trials", "{\"draft\":").build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, notJson.statusCode(), notJson.body());
+        assertEquals(404, send("POST", "/v1/trials", Json.object().put("draft", "0123456789abcdef").put("mode", "shadow"))
+                .statusCode());
+        assertEquals(404, send("GET", "/v1/trials/nope", null).statusCode());
+
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("percent", -1)), "percent");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "promoted")), "state");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object()), "");
+        // ... one trial at a time, and the endpoints need the admin token
+        assertEquals(409, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")).statusCode());
+        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/trials/" + id)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode());
+        assertEquals("aborted", ok(200, send("POST", "/v1/trials/" + id + "/abort", null)).get("state").asText());
+    }
+
+    @Test
+    @Order(3)
+    void aReloadOfOtherLiveRulesEndsTheTrialSayingSo() throws Exception {
+        String draft = tried; // its last trial: the reload makes it out of date
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
+        Path file = server.engine().rulesDir().resolve(ROUTING);
+        Files.writeString(file, Files.readString(file) + "// changed by hand\n");
+
+        ok(200, send("POST", "/v1/rules/reload", null));
+
+        JsonNode ended = waitFor(id, t -> t.get("state").asText().equals("stopped"));
+        assertTrue(ended.get("stop_reason").asText().contains("live rules changed"), ended.get("stop_reason").asText());
+        assertFalse(server.trials().runningHere());
+    }
+
+    @Test
+    @Order(4)
+    void aRestartResumesATrialBesideTheSameLiveRulesAndOtherwiseEndsItSayingWhy() throws Exception {
+        String draft = draftWith(text -> text + "// tried across restarts\n");
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 50)))
+                .get("id").asText();
+
+        // When the server restarts with the same live rules, the trial runs on, as it was
+        restart();
+        JsonNode resumed = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals("running", resumed.get("state").asText());
+        assertEquals(50, resumed.get("percent").asDouble());
+        assertTrue(resumed.get("events").toString().contains("resumed after a restart"), resumed.get("events").toString());
+        assertTrue(server.trials().runningHere());
+        assertEquals(id, record(route("after-restart", "trade.executed").get("decision_id").asText()).get("trial").get("id").asText());
+
+        // When it restarts on other live rules, the trial is ended at start, saying why: never silently live
+        Path file = config.rules().resolve(ROUTING);
+        Files.writeString(file, Files.readString(file) + "// changed while stopped\n");
+        restart();
+        JsonNode ended = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals("stopped", ended.get("state").asText());
+        assertTrue(ended.get("stop_reason").asText().startsWith("the server restarted and its live rules are"),
+                ended.get("stop_reason").asText());
+        assertFalse(server.trials().runningHere());
+        assertNull(record(route("after-second-restart", "trade.executed").get("decision_id").asText()).get("trial"));
+    }
+
+    @Test
+    @Order(5)
     void aSecondTrialIsPromotedThroughTheGateAndRecordedAsAnActivation() throws Exception {
         String draft = draftWith(text -> text + "// reviewed in a live trial\n");
         // Started from the command line this time
@@ -238,84 +321,6 @@ class TrialsApiTest {
         assertFalse(server.trials().runningHere());
     }
 
-    @Test
-    @Order(3)
-    void aReloadOfOtherLiveRulesEndsTheTrialSayingSo() throws Exception {
-        String draft = draftWith(text -> text + "// a third look\n");
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
-        Path file = server.engine().rulesDir().resolve(ROUTING);
-        Files.writeString(file, Files.readString(file) + "// changed by hand\n");
-
-        ok(200, send("POST", "/v1/rules/reload", null));
-
-        JsonNode ended = waitFor(id, t -> t.get("state").asText().equals("stopped"));
-        assertTrue(ended.get("stop_reason").asText().contains("live rules changed"), ended.get("stop_reason").asText());
-        assertFalse(server.trials().runningHere());
-    }
-
-    @Test
-    @Order(4)
-    void hostileBodiesAreRefusedNamingTheField() throws Exception {
-        String draft = draftWith(text -> text + "// hostile\n");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 150)),
-                "percent");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", "50")),
-                "percent");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary")), "percent");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "blue")), "mode");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow").put("sudo", true)),
-                "sudo");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", "../../etc").put("mode", "shadow")), "draft");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
-                .set("stop", Json.object().put("max_divergence_rate", 2))), "stop.max_divergence_rate");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
-                .set("stop", Json.object().put("max_everything", 1))), "stop.max_everything");
-        HttpResponse<String> notJson = HTTP.send(request("POST", "/v1/trials", "{\"draft\":").build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(400, notJson.statusCode(), notJson.body());
-        assertEquals(404, send("POST", "/v1/trials", Json.object().put("draft", "0123456789abcdef").put("mode", "shadow"))
-                .statusCode());
-        assertEquals(404, send("GET", "/v1/trials/nope", null).statusCode());
-
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("percent", -1)), "percent");
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "promoted")), "state");
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object()), "");
-        // ... one trial at a time, and the endpoints need the admin token
-        assertEquals(409, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")).statusCode());
-        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/trials/" + id)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(401, anonymous.statusCode());
-        assertEquals("aborted", ok(200, send("POST", "/v1/trials/" + id + "/abort", null)).get("state").asText());
-    }
-
-    @Test
-    @Order(5)
-    void aRestartResumesATrialBesideTheSameLiveRulesAndOtherwiseEndsItSayingWhy() throws Exception {
-        String draft = draftWith(text -> text + "// tried across restarts\n");
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 50)))
-                .get("id").asText();
-
-        // When the server restarts with the same live rules, the trial runs on, as it was
-        restart();
-        JsonNode resumed = ok(200, send("GET", "/v1/trials/" + id, null));
-        assertEquals("running", resumed.get("state").asText());
-        assertEquals(50, resumed.get("percent").asDouble());
-        assertTrue(resumed.get("events").toString().contains("resumed after a restart"), resumed.get("events").toString());
-        assertTrue(server.trials().runningHere());
-        assertEquals(id, record(route("after-restart", "trade.executed").get("decision_id").asText()).get("trial").get("id").asText());
-
-        // When it restarts on other live rules, the trial is ended at start, saying why: never silently live
-        Path file = config.rules().resolve(ROUTING);
-        Files.writeString(file, Files.readString(file) + "// changed while stopped\n");
-        restart();
-        JsonNode ended = ok(200, send("GET", "/v1/trials/" + id, null));
-        assertEquals("stopped", ended.get("state").asText());
-        assertTrue(ended.get("stop_reason").asText().startsWith("the server restarted and its live rules are"),
-                ended.get("stop_reason").asText());
-        assertFalse(server.trials().runningHere());
-        assertNull(record(route("after-second-restart", "trade.executed").get("decision_id").asText()).get("trial"));
-    }
-
     private static void assertRefused(HttpResponse<String> r, String field) throws Exception {
         assertEquals(400, r.statusCode(), r.body());
         JsonNode err = Json.MAPPER.readTree(r.body());
@@ -331,6 +336,24 @@ class TrialsApiTest {
             JsonNode a = route(s, "trade.executed");
             out.put(s, a.get("rules_revision").asText().equals(live) ? "live" : "candidate");
             assertEquals(out.get(s).equals("live") ? "vp-trading" : "vp-engineering", a.get("primary_recipients").get(0).asText());
+        }
+        return out;
+    }
+
+    /**
+     * Senders whose keys fall in each part of the trial's buckets, a few of each: under 10%,
+     * between 10% and 50%, over 50% (by the trial's hash, which the server must then follow).
+     */
+    private static Set<String> senders(String trial) {
+        int[] wanted = {6, 6, 6};
+        Set<String> out = new TreeSet<>();
+        for (int i = 0; out.size() < 18; i++) {
+            String s = "agent-" + i;
+            int part = Buckets.inside(trial, s, 10) ? 0 : Buckets.inside(trial, s, 50) ? 1 : 2;
+            if (wanted[part] > 0) {
+                wanted[part]--;
+                out.add(s);
+            }
         }
         return out;
     }
