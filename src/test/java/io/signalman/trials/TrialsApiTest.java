@@ -11,6 +11,7 @@ import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.cli.CliRunner;
+import io.signalman.http.Brake;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import java.net.URI;
@@ -43,6 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the reload gate and the activation record; a reload of the live rules ends a third. One server
  * for the class (the methods run in order, each leaving no trial running).
  *
+ * <p>The server's broker pack knows the test facts of {@link Brake}, so the draft tried can hold
+ * rules that throw or run past their deadline, written in the rule language like any other.
+ *
  * <p>NOTE(time): a draft's save compiles it and runs every scenario, and a trial's start compiles
  * it again, so the trials beside the first live rules all try one draft ({@link #tried}); only a
  * change of the live rules (the reload, the restart on other rules, the promotion) needs a new
@@ -54,6 +58,8 @@ class TrialsApiTest {
     private static final String TOKEN = "trials-test-token";
     private static final String ROUTING = "broker/routing.drl";
     private static final String TRADE_RULE = "trade messages go to VP Trading";
+    private static final String REVIEW_FLOW = "fsm/review-flow.drl";
+    private static final String MANAGER_RULE = "everything else goes to the sender's manager";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -63,7 +69,12 @@ class TrialsApiTest {
     private static Server server;
     private static ServerConfig config;
     private static String base;
-    /** The draft tried beside the first live rules: trade messages go to VP Engineering. */
+    /**
+     * The draft tried beside the first live rules: trade messages go to VP Engineering, memory
+     * commits fan out (which breaks an invariant), a {@code test.fails} message makes a rule throw
+     * and a {@code test.runaway} one runs a rule past any deadline; a review is done only at a
+     * quality of 0.9 instead of 0.7.
+     */
     private static String tried;
 
     @BeforeAll
@@ -73,7 +84,46 @@ class TrialsApiTest {
         config = ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
                 .withData(dir.resolve("data")).withAdminToken(TOKEN);
         restart();
-        tried = draftWith(text -> text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")"));
+        tried = draftWith(TrialsApiTest::triedRouting);
+        String review = ok(200, workbench("GET", "drafts/" + tried + "/file?path=" + REVIEW_FLOW, null)).get("text").asText();
+        ok(200, workbench("PUT", "drafts/" + tried + "/file?path=" + REVIEW_FLOW, Json.object()
+                .put("text", review.replace("number(\"quality\") >= 0.7", "number(\"quality\") >= 0.9")).put("version", 2)));
+    }
+
+    /** The broker's routing of {@link #tried}. */
+    private static String triedRouting(String text) {
+        String failing = """
+                rule "a test message that fails makes a rule throw"
+                    @reason("test draft: the condition throws, as a rule meeting data it never expected does")
+                    agenda-group "route" activation-group "route" salience 1100
+                when
+                    $m : Message( subtype == "test.fails" )
+                    Brake( fails($m.subtype) )
+                then
+                    decide.primary("openclaw");
+                end
+
+                """;
+        String runaway = """
+
+                rule "a runaway test message fans out for every tick, slowly"
+                    @reason("test draft: each firing takes a few milliseconds, and there are more than the firing bound")
+                    agenda-group "fan-out"
+                when
+                    $m : Message( subtype == "test.runaway" )
+                    $b : Brake()
+                    $t : Tick() from $b.ticks($m.subtype)
+                then
+                    decide.fanOut($t.crawl());
+                end
+                """;
+        String out = text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")")
+                .replace("decide.primary(\"memory-service\");", "decide.primary(\"memory-service\").fanOut(\"mission-control\");")
+                .replace("import io.signalman.broker.OrgChart;\n", "import io.signalman.broker.OrgChart;\nimport io.signalman.http.Brake;\n"
+                        + "import io.signalman.http.Tick;\n")
+                .replace("rule \"critical messages go to openclaw and knox\"", failing + "rule \"critical messages go to openclaw and knox\"");
+        assertNotEquals(text, out);
+        return out + runaway;
     }
 
     /** The server (again) on the same folders: a trial is durable state. */
@@ -81,7 +131,7 @@ class TrialsApiTest {
         if (server != null) {
             server.close();
         }
-        server = Server.start(config);
+        server = Server.start(config, Brake.packs());
         base = "http://127.0.0.1:" + server.port();
     }
 
@@ -205,6 +255,102 @@ class TrialsApiTest {
 
     @Test
     @Order(2)
+    void aCanaryCandidateThatThrowsOrRunsPastItsDeadlineFallsBackToTheLiveAnswerUntilItsErrorRateStopsIt() throws Exception {
+        String live = server.engine().bundle().revision();
+        // Given the draft as a canary for every sender, stopped when over half its decisions fail (from 5 on)
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", tried).put("mode", "canary").put("percent", 100)
+                .set("stop", Json.object().put("max_candidate_error_rate", 0.5).put("min_decisions", 5)))).get("id").asText();
+        String candidate = ok(200, send("GET", "/v1/trials/" + id, null)).get("candidate_revision").asText();
+
+        // When the candidate answers a memory commit, it answers for real, and the invariant it breaks is shown
+        JsonNode commit = route("committer", "memory.committed");
+        assertEquals(candidate, commit.get("rules_revision").asText());
+        assertEquals("mission-control", commit.get("fan_out").get(0).asText(), commit.toString());
+        JsonNode broken = waitFor(id, t -> t.get("invariant_violations").size() > 0);
+        JsonNode violation = broken.get("invariant_violations").get(0);
+        assertEquals("memory commits routed by subtype never fan out", violation.get("invariant").asText(), violation.toString());
+        assertEquals("memory.committed", violation.get("example").get("smallest_input").get("subtype").asText(),
+                violation.toString());
+        assertEquals("running", broken.get("state").asText(), "no limit on invariants was set");
+
+        // When its rule throws, and when its rule runs past its share of the deadline
+        JsonNode thrown = route("thrower", "test.fails");
+        JsonNode slow = route("crawler", "test.runaway");
+
+        // Then each client gets the live answer (200, the live rules' revision and rule), counted as a fallback
+        for (JsonNode answer : new JsonNode[] {thrown, slow}) {
+            assertEquals(live, answer.get("rules_revision").asText(), answer.toString());
+            assertEquals(MANAGER_RULE, answer.get("rule").asText(), answer.toString());
+            assertEquals("live", record(answer.get("decision_id").asText()).get("trial").get("arm").asText());
+        }
+        JsonNode failed = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals(2, failed.get("fallbacks").asLong(), failed.toPrettyString());
+        assertEquals(1, failed.get("arms").get("candidate").get("errors").asLong(), failed.toPrettyString());
+        assertEquals(1, failed.get("arms").get("candidate").get("deadline_exceeded").asLong(), failed.toPrettyString());
+        assertEquals(3, failed.get("arms").get("candidate").get("decisions").asLong(), failed.toPrettyString());
+        assertEquals(1, failed.get("arms").get("candidate").get("answered").asLong(), failed.toPrettyString());
+        // ... and 2 failures of 3 decisions is over the limit, but 3 is under min_decisions
+        assertEquals("running", failed.get("state").asText());
+
+        // When two more fail (4 of 5)
+        route("thrower", "test.fails");
+        route("thrower", "test.fails");
+
+        // Then the trial stops by itself, saying why, and the live rules answer everything again
+        JsonNode stopped = waitFor(id, t -> !t.get("state").asText().equals("running"));
+        assertEquals("stopped", stopped.get("state").asText());
+        assertTrue(stopped.get("stop_reason").asText().contains("max_candidate_error_rate"), stopped.get("stop_reason").asText());
+        assertEquals(4, stopped.get("fallbacks").asLong(), stopped.toPrettyString());
+        JsonNode after = route("committer", "memory.committed");
+        assertEquals(live, after.get("rules_revision").asText());
+        assertNull(record(after.get("decision_id").asText()).get("trial"));
+    }
+
+    @Test
+    @Order(3)
+    void aShadowTrialOnAStatefulPackRecordsWhatTheCandidateWouldDoWithoutApplyingIt() throws Exception {
+        // Given a running review, and the draft (done only at a quality of 0.9) in shadow
+        String instance = "review-" + IDS.incrementAndGet();
+        ok(201, send("POST", "/v1/fsm/instances", Json.object().put("id", instance).put("machine", "review-flow")));
+        act(instance, "start", null);
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", tried).put("mode", "shadow"))).get("id").asText();
+
+        // When a review of quality 0.8 comes
+        JsonNode review = act(instance, "review", Json.object().put("quality", 0.8));
+
+        // Then the live rules decide and their move is made
+        assertEquals("done", review.get("to").asText(), review.toString());
+        assertEquals("a review of good quality is done", review.get("rule").asText());
+        // ... and the candidate decided on the same state before it, recorded apart, never applied
+        JsonNode seen = waitFor(id, t -> t.get("comparisons").asLong() >= 1);
+        assertEquals(1, seen.get("comparisons").asLong(), seen.toPrettyString());
+        JsonNode group = seen.get("divergences").get(0);
+        assertEquals("fsm", group.get("pack").asText());
+        assertEquals("a review of good quality is done", group.get("live_rule").asText());
+        assertEquals("a review below the quality bar goes back for revision", group.get("candidate_rule").asText());
+        JsonNode example = group.get("examples").get(0);
+        assertEquals("running", example.get("state_before").get("current_state").asText(), example.toPrettyString());
+        assertEquals("done", example.get("live").get("to").asText(), example.toPrettyString());
+        assertEquals("revising", example.get("candidate").get("to").asText(), example.toPrettyString());
+        JsonNode state = ok(200, send("GET", "/v1/fsm/instances/" + instance, null));
+        assertEquals("done", state.get("current_state").asText(), state.toString());
+
+        // While it runs: hostile changes are refused naming the field, one trial at a time, and the endpoints need the admin token
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("percent", -1)), "percent");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "promoted")), "state");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object()), "");
+        assertEquals(409, send("POST", "/v1/trials", Json.object().put("draft", tried).put("mode", "shadow")).statusCode());
+        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/trials/" + id)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode());
+
+        // When it is aborted, it is over
+        assertEquals("aborted", ok(200, send("POST", "/v1/trials/" + id + "/abort", null)).get("state").asText());
+        assertFalse(server.trials().runningHere());
+    }
+
+    @Test
+    @Order(4)
     void hostileBodiesAreRefusedNamingTheField() throws Exception {
         String draft = tried;
         assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 150)),
@@ -225,21 +371,10 @@ class TrialsApiTest {
         assertEquals(404, send("POST", "/v1/trials", Json.object().put("draft", "0123456789abcdef").put("mode", "shadow"))
                 .statusCode());
         assertEquals(404, send("GET", "/v1/trials/nope", null).statusCode());
-
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("percent", -1)), "percent");
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "promoted")), "state");
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object()), "");
-        // ... one trial at a time, and the endpoints need the admin token
-        assertEquals(409, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")).statusCode());
-        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/trials/" + id)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(401, anonymous.statusCode());
-        assertEquals("aborted", ok(200, send("POST", "/v1/trials/" + id + "/abort", null)).get("state").asText());
     }
 
     @Test
-    @Order(3)
+    @Order(5)
     void aReloadOfOtherLiveRulesEndsTheTrialSayingSo() throws Exception {
         String draft = tried; // its last trial: the reload makes it out of date
         String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
@@ -254,7 +389,7 @@ class TrialsApiTest {
     }
 
     @Test
-    @Order(4)
+    @Order(6)
     void aRestartResumesATrialBesideTheSameLiveRulesAndOtherwiseEndsItSayingWhy() throws Exception {
         String draft = draftWith(text -> text + "// tried across restarts\n");
         String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 50)))
@@ -282,7 +417,7 @@ class TrialsApiTest {
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void aSecondTrialIsPromotedThroughTheGateAndRecordedAsAnActivation() throws Exception {
         String draft = draftWith(text -> text + "// reviewed in a live trial\n");
         // Started from the command line this time
@@ -373,6 +508,15 @@ class TrialsApiTest {
                 .<com.fasterxml.jackson.databind.node.ObjectNode>set("envelope", Json.object().put("from_agent", sender)
                         .put("priority", "normal")).set("payload", Json.object());
         return ok(200, send("POST", "/v1/broker/route", body));
+    }
+
+    /** An action on an FSM instance, answered 200. */
+    private static JsonNode act(String instance, String action, JsonNode payload) throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode body = Json.object().put("action", action);
+        if (payload != null) {
+            body.set("payload", payload);
+        }
+        return ok(200, send("POST", "/v1/fsm/instances/" + instance + "/actions", body));
     }
 
     private static String routeId(String sender) throws Exception {
