@@ -2,6 +2,7 @@ package io.signalman.broker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
@@ -27,24 +28,15 @@ import io.signalman.rulelang.Vocabulary;
  * The broker pack: org-aware message routing. Its one typed entry point is
  * {@link #decide(RuleBundle, BrokerMessage, boolean)}.
  */
-public final class BrokerPack implements DecisionPack<BrokerMessage, RouteDecision> {
+public final class BrokerPack extends PackBase<BrokerMessage, RouteDecision> {
 
     public static final String NAME = "broker";
     public static final Set<String> PRIORITIES = Set.of("low", "normal", "high", "critical");
 
-    private static final PackShape SHAPE = PackShape.of(NAME, "route", BrokerTier.class);
-
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Route}. */
-    private static final Vocabulary VOCABULARY = Vocabulary.of(Route.class, Message.class, AgentCard.class, OrgChart.class);
-
-    @Override
-    public Vocabulary vocabulary() {
-        return VOCABULARY;
-    }
-
-    @Override
-    public PackShape shape() {
-        return SHAPE;
+    public BrokerPack() {
+        super(PackShape.of(NAME, "route", BrokerTier.class),
+                Vocabulary.of(Route.class, Message.class, AgentCard.class, OrgChart.class));
     }
 
     @Override

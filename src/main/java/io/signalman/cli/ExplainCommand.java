@@ -3,6 +3,7 @@ package io.signalman.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.packs.Packs;
+import io.signalman.engine.BundleCompiler;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Decision;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,7 +44,12 @@ final class ExplainCommand {
                 "no pack \"" + a.positional().get(0) + "\"; packs: " + Packs.all().stream().map(DecisionPack::name).toList()));
         Path rules = Path.of(a.get("rules", "rules"));
         try {
-            RuleBundle bundle = Packs.compiler().compile(BundleFiles.read(rules));
+            // Only the pack asked about is compiled: an explanation never needs the others' rules.
+            BundleFiles all = BundleFiles.read(rules);
+            Map<String, byte[]> own = new java.util.TreeMap<>();
+            all.paths().stream().filter(p -> pack.definition().includes(p)).forEach(p -> own.put(p, all.bytes(p)));
+            RuleBundle bundle = new BundleCompiler(List.of(pack.definition()), Clock.systemUTC())
+                    .compile(BundleFiles.of(all.root(), own));
             JsonNode input = Json.parse(Files.readAllBytes(Path.of(a.positional().get(1))));
             String whyNot = a.get("why-not", null);
             List<String> names = bundle.requirePack(pack.name()).rules().stream().map(RuleInfo::name).toList();

@@ -2,6 +2,7 @@ package io.signalman.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
@@ -30,26 +31,17 @@ import io.signalman.rulelang.Vocabulary;
  * rules (additive) weigh the features; the platform then resolves the agent, the session and the
  * model.
  */
-public final class DispatchPack implements DecisionPack<InboundMessage, DispatchDecision> {
+public final class DispatchPack extends PackBase<InboundMessage, DispatchDecision> {
 
     public static final String NAME = "dispatch";
 
-    private static final PackShape SHAPE = PackShape.of(NAME, "dispatch", DispatchTier.class);
-
-    /** What the pack's rules may name: its facts, and {@code decide} as {@link Dispatch}. */
-    private static final Vocabulary VOCABULARY = Vocabulary.of(Dispatch.class, Inbound.class, Features.class);
-
-    @Override
-    public Vocabulary vocabulary() {
-        return VOCABULARY;
-    }
-
-    @Override
-    public PackShape shape() {
-        return SHAPE;
-    }
-
     /** Reads agents.json and config.json, and the rules' short names and lint findings from the DRL. */
+    /** What the pack's rules may name: its facts, and {@code decide} as {@link Dispatch}. */
+    public DispatchPack() {
+        super(PackShape.of(NAME, "dispatch", DispatchTier.class),
+                Vocabulary.of(Dispatch.class, Inbound.class, Features.class));
+    }
+
     @Override
     public ReferenceData loadReference(PackFiles files) throws BundleException {
         List<BundleError> errors = new ArrayList<>();

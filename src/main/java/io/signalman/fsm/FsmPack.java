@@ -2,6 +2,7 @@ package io.signalman.fsm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
@@ -28,24 +29,15 @@ import io.signalman.rulelang.Vocabulary;
  * {@code rules/fsm/<machine>.drl}; a machine's strategy-tier signal routes live beside it in
  * {@code <machine>.routes.drl} and belong to the signals pack.
  */
-public final class FsmPack implements DecisionPack<FsmStep, FsmOutcome> {
+public final class FsmPack extends PackBase<FsmStep, FsmOutcome> {
 
     public static final String NAME = "fsm";
     static final String ROUTES_SUFFIX = ".routes.drl";
 
-    private static final PackShape SHAPE = PackShape.of(NAME, "transition", FsmTier.class);
-
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Transit}. */
-    private static final Vocabulary VOCABULARY = Vocabulary.of(Transit.class, Instance.class, Action.class);
-
-    @Override
-    public Vocabulary vocabulary() {
-        return VOCABULARY;
-    }
-
-    @Override
-    public PackShape shape() {
-        return SHAPE;
+    public FsmPack() {
+        super(PackShape.of(NAME, "transition", FsmTier.class),
+                Vocabulary.of(Transit.class, Instance.class, Action.class));
     }
 
     @Override

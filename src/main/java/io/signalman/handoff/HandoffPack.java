@@ -2,6 +2,7 @@ package io.signalman.handoff;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
@@ -26,24 +27,17 @@ import io.signalman.rulelang.Vocabulary;
  * turn means (rerun, a termination or routing signal, pause, end, default handoff), tier by tier;
  * {@link Handoffs} applies it to the conversation's state and {@code max_handoffs}.
  */
-public final class HandoffPack implements DecisionPack<TurnInput, HandoffOutcome> {
+public final class HandoffPack extends PackBase<TurnInput, HandoffOutcome> {
 
     public static final String NAME = "handoff";
 
-    /** One activation group ("handoff") across the four tiers: termination beats routing whatever the saliences say. */
-    private static final PackShape SHAPE = PackShape.of(NAME, "handoff", HandoffTier.class);
-
-    /** What the pack's rules may name: its facts, and {@code decide} as {@link Step}. */
-    private static final Vocabulary VOCABULARY = Vocabulary.of(Step.class, Turn.class, Said.class);
-
-    @Override
-    public Vocabulary vocabulary() {
-        return VOCABULARY;
-    }
-
-    @Override
-    public PackShape shape() {
-        return SHAPE;
+    /**
+     * One activation group ("handoff") across the four tiers: termination beats routing whatever the saliences say.
+     * What the pack's rules may name: its facts, and {@code decide} as {@link Step}.
+     */
+    public HandoffPack() {
+        super(PackShape.of(NAME, "handoff", HandoffTier.class),
+                Vocabulary.of(Step.class, Turn.class, Said.class));
     }
 
     @Override

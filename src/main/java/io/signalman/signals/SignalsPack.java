@@ -2,6 +2,7 @@ package io.signalman.signals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
@@ -27,23 +28,14 @@ import io.signalman.rulelang.Vocabulary;
  * whatever the saliences; salience orders routes within a tier. Agent and plugin routes live in
  * {@code rules/signals/}; strategy routes beside their FSM machine, {@code rules/fsm/*.routes.drl}.
  */
-public final class SignalsPack implements DecisionPack<SignalStep, SignalDecision> {
+public final class SignalsPack extends PackBase<SignalStep, SignalDecision> {
 
     public static final String NAME = "signals";
 
-    private static final PackShape SHAPE = PackShape.of(NAME, "signal-route", SignalTier.class);
-
     /** What the pack's rules may name: its facts, and {@code decide} as {@link RouteAction}. */
-    private static final Vocabulary VOCABULARY = Vocabulary.of(RouteAction.class, Signal.class, AgentFsm.class);
-
-    @Override
-    public Vocabulary vocabulary() {
-        return VOCABULARY;
-    }
-
-    @Override
-    public PackShape shape() {
-        return SHAPE;
+    public SignalsPack() {
+        super(PackShape.of(NAME, "signal-route", SignalTier.class),
+                Vocabulary.of(RouteAction.class, Signal.class, AgentFsm.class));
     }
 
     @Override

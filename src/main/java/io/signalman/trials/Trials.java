@@ -506,8 +506,12 @@ public final class Trials implements AutoCloseable {
         }
     }
 
-    /** A trial running in the cluster that this node does not run yet: compiled here and run, or declined with the reason. */
-    private void adopt() {
+    /**
+     * A trial running in the cluster that this node does not run yet: compiled here and run, or
+     * declined with the reason. Under the lock {@link #start} holds: a trial this node is starting
+     * is stored before it runs, and adopting it in between would start it again with empty figures.
+     */
+    private synchronized void adopt() {
         Trial t = store.all().stream().filter(Trial::running).findFirst().orElse(null);
         // A trial that ran here and stopped here is being ended (a reload, a promotion, a limit): not adopted again.
         if (t == null || declined.containsKey(t.id()) || (here != null && here.id().equals(t.id()))) {
