@@ -269,7 +269,7 @@ class TrialsApiTest {
         JsonNode broken = waitFor(id, t -> t.get("invariant_violations").size() > 0);
         JsonNode violation = broken.get("invariant_violations").get(0);
         assertEquals("memory commits routed by subtype never fan out", violation.get("invariant").asText(), violation.toString());
-        assertEquals("memory.committed", violation.get("example").get("smallest_input").get("subtype").asText(),
+        assertEquals("memory.committed", violation.path("example").path("smallest_input").path("subtype").asText(),
                 violation.toString());
         assertEquals("running", broken.get("state").asText(), "no limit on invariants was set");
 
