@@ -21,10 +21,22 @@ export class ApiError extends Error {
 }
 
 export async function call(method, path, body) {
+  return send('api/' + path, method, body);
+}
+
+/**
+ * The live trials' endpoints, /v1/trials + path: the operator's, beside the workbench on the same
+ * listener (with an admin listener, both are there), taking the same token.
+ */
+export async function trials(method, path, body) {
+  return send('/v1/trials' + path, method, body);
+}
+
+async function send(url, method, body) {
   const headers = {'Accept': 'application/json'};
   if (token()) headers['Authorization'] = 'Bearer ' + token();
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch('api/' + path, {method, headers, credentials: 'omit',
+  const res = await fetch(url, {method, headers, credentials: 'omit',
     body: body === undefined ? undefined : JSON.stringify(body)});
   const text = await res.text();
   let parsed = null;

@@ -6,8 +6,9 @@ import * as drafts from './drafts.js';
 import * as history from './history.js';
 import * as live from './live.js';
 import * as diagrams from './diagrams.js';
+import * as trials from './trials.js';
 
-const tabs = {rules, try: tryMsg, scenarios, drafts, history, live, diagrams};
+const tabs = {rules, try: tryMsg, scenarios, drafts, history, trials, live, diagrams};
 const shown = new Set();
 
 /** The page's shared actions: tabs call each other through these (open an example in Try, ...). */

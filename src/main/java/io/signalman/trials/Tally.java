@@ -119,14 +119,16 @@ final class Tally {
             }
             v = violations.computeIfAbsent(key, k -> new Violation(pack, invariant));
         }
-        v.count.increment();
+        boolean first = false;
         synchronized (v) {
             if (v.example == null) {
                 v.example = example.get();
-                return true;
+                first = true;
             }
         }
-        return false;
+        // Counted once its example is there: a snapshot never shows a violation without one.
+        v.count.increment();
+        return first;
     }
 
     /** This node's figures as they are now, in the form {@link Figures} adds up. */
@@ -152,6 +154,9 @@ final class Tally {
         }
         ArrayNode vs = n.putArray("invariant_violations");
         for (Violation v : violations.values()) {
+            if (v.count.sum() == 0) {
+                continue; // its first example is still being shrunk
+            }
             ObjectNode o = vs.addObject().put("pack", v.pack).put("invariant", v.invariant).put("count", v.count.sum());
             o.set("example", v.example);
         }

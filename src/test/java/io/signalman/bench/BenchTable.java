@@ -102,6 +102,11 @@ public final class BenchTable {
                 }
             });
         }
+        JsonNode trials = read(dir.resolve("trials.json"));
+        if (trials != null) {
+            summary.set("trials", trials);
+            t.append(trialRows(trials));
+        }
         JsonNode reload = read(dir.resolve("reload.json"));
         if (reload != null) {
             summary.set("reload", reload);
@@ -162,6 +167,29 @@ public final class BenchTable {
         }
         Files.writeString(dir.resolve("summary.json"), Json.write(summary) + "\n");
         System.out.println(t);
+    }
+
+    /** trials.json's rows: the broker route with no trial, a shadow at 100%, a canary at 50%. */
+    static String trialRows(JsonNode trials) {
+        StringBuilder t = new StringBuilder(String.format(Locale.ROOT, "%-30s %10s %9s %9s %9s %9s%n", "broker route, live trial",
+                "req/s", "of none", "p50 ms", "p99 ms", "p99.9 ms"));
+        double none = trials.path(TrialBench.NONE).path("saturated_rps").asDouble();
+        for (String c : new String[] {TrialBench.NONE, TrialBench.SHADOW, TrialBench.CANARY}) {
+            JsonNode r = trials.path(c);
+            if (r.isMissingNode()) {
+                continue;
+            }
+            JsonNode half = r.path("half_rate_latency_ms");
+            t.append(String.format(Locale.ROOT, "  %-28s %10.0f %8.0f%% %9.2f %9.2f %9.2f%n", c, r.path("saturated_rps").asDouble(),
+                    100 * r.path("saturated_rps").asDouble() / none, half.path("p50").asDouble(), half.path("p99").asDouble(),
+                    half.path("p99.9").asDouble()));
+        }
+        t.append(String.format(Locale.ROOT, "  (shadow at 100%%: %.0f%% of the no-trial throughput, target at least 75%%; %+.2f ms on the"
+                + " p99 at half load, target at most +0.5 ms; every condition at half the no-trial saturation rate, %,.0f req/s;"
+                + " shadow work dropped with its queue full: %d)%n", 100 * trials.path("shadow_vs_no_trial").asDouble(),
+                trials.path("shadow_added_p99_ms").asDouble(), trials.path(TrialBench.NONE).path("half_rate_rps").asDouble(),
+                trials.path(TrialBench.SHADOW).path("shadow_dropped").asLong()));
+        return t.toString();
     }
 
     private static JsonNode read(Path p) throws Exception {

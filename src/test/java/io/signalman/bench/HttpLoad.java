@@ -175,7 +175,7 @@ public final class HttpLoad {
     }
 
     /** Sends at a fixed rate whatever the responses do; latency counts from the intended send time. */
-    private static long[] openLoop(Vertx vertx, HttpClientAgent client, int port, Target t, double rate, int seconds)
+    static long[] openLoop(Vertx vertx, HttpClientAgent client, int port, Target t, double rate, int seconds)
             throws InterruptedException {
         int leadIn = (int) (rate * LEAD_IN_SECONDS);
         int total = leadIn + (int) (rate * seconds);
@@ -210,7 +210,7 @@ public final class HttpLoad {
     }
 
     /** Waits (bounded) until the JIT compiled for less than {@link #JIT_QUIET_MS} in a second; returns the seconds waited. */
-    private static double awaitQuietJit() throws InterruptedException {
+    static double awaitQuietJit() throws InterruptedException {
         var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long begin = System.nanoTime();
         long last = jit.getTotalCompilationTime();
@@ -227,7 +227,7 @@ public final class HttpLoad {
         return waited;
     }
 
-    private static ObjectNode percentiles(ObjectNode out, long[] ns) {
+    static ObjectNode percentiles(ObjectNode out, long[] ns) {
         long[] s = ns.clone();
         Arrays.sort(s);
         for (double p : new double[] {50, 99, 99.9}) {
@@ -245,7 +245,7 @@ public final class HttpLoad {
     }
 
     /** Each percentile's median over the rounds (so one slow round moves none of them), and the total count. */
-    private static ObjectNode medianOf(ObjectNode[] rounds) {
+    static ObjectNode medianOf(ObjectNode[] rounds) {
         ObjectNode out = Json.object();
         for (String p : new String[] {"p50", "p99", "p99.9"}) {
             out.put(p, median(Arrays.stream(rounds).mapToDouble(r -> r.get(p).asDouble()).toArray()));

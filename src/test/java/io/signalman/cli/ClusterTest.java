@@ -53,7 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A cluster of three real JVMs on 127.0.0.1 ({@code signalman serve --cluster}, Hazelcast TCP/IP
  * discovery): any node answers the same; FSM actions sent to different nodes at once apply in
- * one serial order; a node with changed rules is flagged in {@code /v1/cluster}; a node killed
+ * one serial order; a live trial runs on every node with the cluster's figures; a node with
+ * changed rules is flagged in {@code /v1/cluster}; a node killed
  * with SIGKILL under load loses no acknowledged state change and the others keep serving.
  * The tests share the cluster and run in order (the kill is last). Everything is bounded.
  */
@@ -299,6 +300,92 @@ class ClusterTest {
         }
     }
 
+    /**
+     * One live trial for the whole cluster: started through node 0 from a draft of its workbench,
+     * every node runs the same candidate with the same buckets (a sender gets one arm whichever
+     * node it asks), and the trial's figures on any node are the cluster's, every node's added up.
+     */
+    @Test
+    @Order(35)
+    void aTrialStartedOnOneNodeRunsOnEveryNodeWithTheSameBucketsAndTheClustersFigures() throws Exception {
+        // Given a draft on node 0 in which trade messages go to VP Engineering, as a canary at 50%
+        String draft = Json.parse(admin(nodes.get(0), "POST", "/workbench/api/drafts", null).body()).path("id").asText();
+        String file = "/workbench/api/drafts/" + draft + "/file?path=broker/routing.drl";
+        String text = Json.parse(admin(nodes.get(0), "GET", file, null).body()).path("text").asText();
+        HttpResponse<String> saved = admin(nodes.get(0), "PUT", file, Json.write(Json.object().put("version", 1)
+                .put("text", text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")"))));
+        assertEquals(200, saved.statusCode(), saved.body());
+        HttpResponse<String> started = admin(nodes.get(0), "POST", "/v1/trials", Json.write(Json.object().put("draft", draft)
+                .put("mode", "canary").put("percent", 50)));
+        assertEquals(201, started.statusCode(), started.body());
+        String id = Json.parse(started.body()).path("id").asText();
+        String live = Json.parse(started.body()).path("live_revision").asText();
+        String trial = "/v1/trials/" + id;
+        // ... which every node takes up
+        Await.until(Duration.ofSeconds(60), "every node to run the trial", () -> {
+            JsonNode t = trialOn(nodes.get(1), trial);
+            return t != null && t.path("nodes").size() == NODES
+                    && java.util.stream.StreamSupport.stream(t.path("nodes").spliterator(), false)
+                            .allMatch(n -> n.path("running").asBoolean());
+        });
+
+        // When the same senders ask node 0 and node 1
+        Map<String, String> arms = new java.util.TreeMap<>();
+        int senders = 16;
+        for (int i = 0; i < senders; i++) {
+            String sender = "cluster-agent-" + i;
+            String message = "{\"envelope\": {\"from_agent\": \"" + sender + "\", \"priority\": \"normal\"}, \"type\": \"event\", "
+                    + "\"subtype\": \"trade.executed\", \"payload\": {}}";
+            String[] answered = new String[2];
+            for (int n = 0; n < 2; n++) {
+                HttpResponse<String> r = post(nodes.get(n), "/v1/broker/route", message);
+                assertEquals(200, r.statusCode(), r.body());
+                JsonNode d = Json.parse(r.body());
+                answered[n] = d.path("rules_revision").asText().equals(live) ? "live" : "candidate";
+                assertEquals(answered[n].equals("live") ? "vp-trading" : "vp-engineering",
+                        d.path("primary_recipients").get(0).asText(), d.toString());
+            }
+            // Then both nodes put a sender in the same arm
+            assertEquals(answered[0], answered[1], sender + " on node 0 and node 1");
+            arms.put(sender, answered[0]);
+        }
+        assertTrue(arms.containsValue("live") && arms.containsValue("candidate"), "50% splits 16 senders: " + arms);
+
+        // ... and either node shows the cluster's figures: both nodes' requests, each node's share
+        long candidateArm = arms.values().stream().filter("candidate"::equals).count();
+        for (ServeProcess n : List.of(nodes.get(0), nodes.get(1))) {
+            JsonNode t = Await.value(Duration.ofSeconds(30), "node " + n.port() + " to show every comparison", () -> {
+                JsonNode v = trialOn(n, trial);
+                return v != null && v.path("comparisons").asLong() == 2L * senders ? v : null;
+            });
+            assertEquals(2L * senders, t.path("arms").path("live").path("decisions").asLong(), t.toString());
+            assertEquals(2 * candidateArm, t.path("arms").path("candidate").path("answered").asLong(), t.toString());
+            assertEquals(2 * (senders - candidateArm), t.path("arms").path("live").path("answered").asLong(), t.toString());
+            assertEquals(2L * senders, t.path("diverged").asLong(), t.toString());
+            List<Long> perNode = new ArrayList<>();
+            t.path("nodes").forEach(x -> perNode.add(x.path("decisions").asLong()));
+            Collections.sort(perNode);
+            assertEquals(List.of(0L, (long) senders, (long) senders), perNode, t.toString());
+        }
+
+        // When it is aborted through node 1, no node runs it any more
+        HttpResponse<String> aborted = admin(nodes.get(1), "POST", trial + "/abort", null);
+        assertEquals(200, aborted.statusCode(), aborted.body());
+        for (ServeProcess n : nodes) {
+            Await.until(Duration.ofSeconds(30), "node " + n.port() + " to stop the trial", () -> {
+                JsonNode v = trialOn(n, trial);
+                return v != null && v.path("state").asText().equals("aborted")
+                        && java.util.stream.StreamSupport.stream(v.path("nodes").spliterator(), false)
+                                .noneMatch(x -> x.path("running").asBoolean());
+            });
+        }
+        for (int i = 0; i < senders; i++) {
+            HttpResponse<String> r = post(nodes.get(i % 2), "/v1/broker/route", "{\"envelope\": {\"from_agent\": \"cluster-agent-"
+                    + i + "\", \"priority\": \"normal\"}, \"type\": \"event\", \"subtype\": \"trade.executed\", \"payload\": {}}");
+            assertEquals(live, Json.parse(r.body()).path("rules_revision").asText(), r.body());
+        }
+    }
+
     @Test
     @Order(40)
     void aNodeWithChangedRulesIsFlagged() throws Exception {
@@ -476,6 +563,25 @@ class ClusterTest {
         return http.send(HttpRequest.newBuilder(uri(n, path)).header("content-type", "application/json")
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A request with the admin token (the trials endpoints and the workbench's writes need it). */
+    private HttpResponse<String> admin(ServeProcess n, String method, String path, String body)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(n, path)).header("content-type", "application/json")
+                .header("authorization", "Bearer " + TOKEN).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The trial as {@code n} shows it, or null when it does not answer 200. */
+    private JsonNode trialOn(ServeProcess n, String path) {
+        try {
+            HttpResponse<String> r = admin(n, "GET", path, null);
+            return r.statusCode() == 200 ? Json.parse(r.body()) : null;
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     private HttpResponse<String> postKeyed(ServeProcess n, String path, String body, String key)

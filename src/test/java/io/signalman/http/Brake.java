@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The facts of the test bundle {@code src/test/bundles/slow-rules}: rules that are slow on purpose,
+ * The facts of the test bundle {@code src/test/bundles/slow-rules}: rules that are slow (or fail) on purpose,
  * so the tests control how long work takes without timing anything themselves. Brake is a fact of
  * the rule language like any other, published to a test-only version of the broker pack
  * ({@link #packs()}), so the slow rules pass every check the shipped rules pass: what they test is
@@ -60,6 +60,11 @@ public final class Brake {
             HELD.decrementAndGet();
         }
         return true;
+    }
+
+    /** A test whose rule fails: it throws, as a rule that meets data it never expected does. */
+    public boolean fails(String subtype) {
+        throw new IllegalStateException("a test rule failed on purpose for " + subtype);
     }
 
     /** The ticks a runaway message starts: more than the firing bound, each firing slow. */
@@ -97,7 +102,7 @@ public final class Brake {
      * The packs a server of the slow rules compiles: the shipped ones, with the broker's
      * vocabulary extended by Brake and Tick and a Brake in every broker session.
      */
-    static List<PackDefinition> packs() {
+    public static List<PackDefinition> packs() {
         List<PackDefinition> out = new ArrayList<>();
         for (PackDefinition d : Packs.definitions()) {
             out.add(d.name().equals(Packs.BROKER.name()) ? new Braking(d) : d);

@@ -11,6 +11,7 @@ import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.cli.CliRunner;
+import io.signalman.http.Brake;
 import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
 import java.net.URI;
@@ -42,6 +43,14 @@ import org.junit.jupiter.api.io.TempDir;
  * until its stop limit trips and every request is live again; a second trial is promoted through
  * the reload gate and the activation record; a reload of the live rules ends a third. One server
  * for the class (the methods run in order, each leaving no trial running).
+ *
+ * <p>The server's broker pack knows the test facts of {@link Brake}, so the draft tried can hold
+ * rules that throw or run past their deadline, written in the rule language like any other.
+ *
+ * <p>NOTE(time): a draft's save compiles it and runs every scenario, and a trial's start compiles
+ * it again, so the trials beside the first live rules all try one draft ({@link #tried}); only a
+ * change of the live rules (the reload, the restart on other rules, the promotion) needs a new
+ * one. Senders are picked by their bucket, a few of each kind, instead of many at random.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TrialsApiTest {
@@ -49,6 +58,8 @@ class TrialsApiTest {
     private static final String TOKEN = "trials-test-token";
     private static final String ROUTING = "broker/routing.drl";
     private static final String TRADE_RULE = "trade messages go to VP Trading";
+    private static final String REVIEW_FLOW = "fsm/review-flow.drl";
+    private static final String MANAGER_RULE = "everything else goes to the sender's manager";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -58,6 +69,13 @@ class TrialsApiTest {
     private static Server server;
     private static ServerConfig config;
     private static String base;
+    /**
+     * The draft tried beside the first live rules: trade messages go to VP Engineering, memory
+     * commits fan out (which breaks an invariant), a {@code test.fails} message makes a rule throw
+     * and a {@code test.runaway} one runs a rule past any deadline; a review is done only at a
+     * quality of 0.9 instead of 0.7.
+     */
+    private static String tried;
 
     @BeforeAll
     static void start() throws Exception {
@@ -66,6 +84,46 @@ class TrialsApiTest {
         config = ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
                 .withData(dir.resolve("data")).withAdminToken(TOKEN);
         restart();
+        tried = draftWith(TrialsApiTest::triedRouting);
+        String review = ok(200, workbench("GET", "drafts/" + tried + "/file?path=" + REVIEW_FLOW, null)).get("text").asText();
+        ok(200, workbench("PUT", "drafts/" + tried + "/file?path=" + REVIEW_FLOW, Json.object()
+                .put("text", review.replace("number(\"quality\") >= 0.7", "number(\"quality\") >= 0.9")).put("version", 2)));
+    }
+
+    /** The broker's routing of {@link #tried}. */
+    private static String triedRouting(String text) {
+        String failing = """
+                rule "a test message that fails makes a rule throw"
+                    @reason("test draft: the condition throws, as a rule meeting data it never expected does")
+                    agenda-group "route" activation-group "route" salience 1100
+                when
+                    $m : Message( subtype == "test.fails" )
+                    Brake( fails($m.subtype) )
+                then
+                    decide.primary("openclaw");
+                end
+
+                """;
+        String runaway = """
+
+                rule "a runaway test message fans out for every tick, slowly"
+                    @reason("test draft: each firing takes a few milliseconds, and there are more than the firing bound")
+                    agenda-group "fan-out"
+                when
+                    $m : Message( subtype == "test.runaway" )
+                    $b : Brake()
+                    $t : Tick() from $b.ticks($m.subtype)
+                then
+                    decide.fanOut($t.crawl());
+                end
+                """;
+        String out = text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")")
+                .replace("decide.primary(\"memory-service\");", "decide.primary(\"memory-service\").fanOut(\"mission-control\");")
+                .replace("import io.signalman.broker.OrgChart;\n", "import io.signalman.broker.OrgChart;\nimport io.signalman.http.Brake;\n"
+                        + "import io.signalman.http.Tick;\n")
+                .replace("rule \"critical messages go to openclaw and knox\"", failing + "rule \"critical messages go to openclaw and knox\"");
+        assertNotEquals(text, out);
+        return out + runaway;
     }
 
     /** The server (again) on the same folders: a trial is durable state. */
@@ -73,7 +131,7 @@ class TrialsApiTest {
         if (server != null) {
             server.close();
         }
-        server = Server.start(config);
+        server = Server.start(config, Brake.packs());
         base = "http://127.0.0.1:" + server.port();
     }
 
@@ -89,7 +147,7 @@ class TrialsApiTest {
     void aTrialRunsInShadowThenAsAGrowingCanaryUntilItsLimitStopsIt() throws Exception {
         String live = server.engine().bundle().revision();
         // Given a draft in which trade messages go to VP Engineering
-        String draft = draftWith(text -> text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")"));
+        String draft = tried;
 
         // When it starts in shadow
         JsonNode started = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")));
@@ -127,10 +185,7 @@ class TrialsApiTest {
         // When it becomes a canary at 10%, then 50%
         JsonNode ten = ok(200, send("PATCH", "/v1/trials/" + id, Json.object().put("mode", "canary").put("percent", 10)));
         assertEquals("canary", ten.get("mode").asText());
-        Set<String> senders = new TreeSet<>();
-        for (int i = 0; i < 120; i++) {
-            senders.add("agent-" + i);
-        }
+        Set<String> senders = senders(id);
         Map<String, String> arm10 = arms(senders);
         // ... a sender keeps its arm, request after request
         assertEquals(arm10, arms(senders));
@@ -200,6 +255,169 @@ class TrialsApiTest {
 
     @Test
     @Order(2)
+    void aCanaryCandidateThatThrowsOrRunsPastItsDeadlineFallsBackToTheLiveAnswerUntilItsErrorRateStopsIt() throws Exception {
+        String live = server.engine().bundle().revision();
+        // Given the draft as a canary for every sender, stopped when over half its decisions fail (from 5 on)
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", tried).put("mode", "canary").put("percent", 100)
+                .set("stop", Json.object().put("max_candidate_error_rate", 0.5).put("min_decisions", 5)))).get("id").asText();
+        String candidate = ok(200, send("GET", "/v1/trials/" + id, null)).get("candidate_revision").asText();
+
+        // When the candidate answers a memory commit, it answers for real, and the invariant it breaks is shown
+        JsonNode commit = route("committer", "memory.committed");
+        assertEquals(candidate, commit.get("rules_revision").asText());
+        assertEquals("mission-control", commit.get("fan_out").get(0).asText(), commit.toString());
+        JsonNode broken = waitFor(id, t -> t.get("invariant_violations").size() > 0);
+        JsonNode violation = broken.get("invariant_violations").get(0);
+        assertEquals("memory commits routed by subtype never fan out", violation.get("invariant").asText(), violation.toString());
+        assertEquals("memory.committed", violation.path("example").path("smallest_input").path("subtype").asText(),
+                violation.toString());
+        assertEquals("running", broken.get("state").asText(), "no limit on invariants was set");
+
+        // When its rule throws, and when its rule runs past its share of the deadline
+        JsonNode thrown = route("thrower", "test.fails");
+        JsonNode slow = route("crawler", "test.runaway");
+
+        // Then each client gets the live answer (200, the live rules' revision and rule), counted as a fallback
+        for (JsonNode answer : new JsonNode[] {thrown, slow}) {
+            assertEquals(live, answer.get("rules_revision").asText(), answer.toString());
+            assertEquals(MANAGER_RULE, answer.get("rule").asText(), answer.toString());
+            assertEquals("live", record(answer.get("decision_id").asText()).get("trial").get("arm").asText());
+        }
+        JsonNode failed = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals(2, failed.get("fallbacks").asLong(), failed.toPrettyString());
+        assertEquals(1, failed.get("arms").get("candidate").get("errors").asLong(), failed.toPrettyString());
+        assertEquals(1, failed.get("arms").get("candidate").get("deadline_exceeded").asLong(), failed.toPrettyString());
+        assertEquals(3, failed.get("arms").get("candidate").get("decisions").asLong(), failed.toPrettyString());
+        assertEquals(1, failed.get("arms").get("candidate").get("answered").asLong(), failed.toPrettyString());
+        // ... and 2 failures of 3 decisions is over the limit, but 3 is under min_decisions
+        assertEquals("running", failed.get("state").asText());
+
+        // When two more fail (4 of 5)
+        route("thrower", "test.fails");
+        route("thrower", "test.fails");
+
+        // Then the trial stops by itself, saying why, and the live rules answer everything again
+        JsonNode stopped = waitFor(id, t -> !t.get("state").asText().equals("running"));
+        assertEquals("stopped", stopped.get("state").asText());
+        assertTrue(stopped.get("stop_reason").asText().contains("max_candidate_error_rate"), stopped.get("stop_reason").asText());
+        assertEquals(4, stopped.get("fallbacks").asLong(), stopped.toPrettyString());
+        JsonNode after = route("committer", "memory.committed");
+        assertEquals(live, after.get("rules_revision").asText());
+        assertNull(record(after.get("decision_id").asText()).get("trial"));
+    }
+
+    @Test
+    @Order(3)
+    void aShadowTrialOnAStatefulPackRecordsWhatTheCandidateWouldDoWithoutApplyingIt() throws Exception {
+        // Given a running review, and the draft (done only at a quality of 0.9) in shadow
+        String instance = "review-" + IDS.incrementAndGet();
+        ok(201, send("POST", "/v1/fsm/instances", Json.object().put("id", instance).put("machine", "review-flow")));
+        act(instance, "start", null);
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", tried).put("mode", "shadow"))).get("id").asText();
+
+        // When a review of quality 0.8 comes
+        JsonNode review = act(instance, "review", Json.object().put("quality", 0.8));
+
+        // Then the live rules decide and their move is made
+        assertEquals("done", review.get("to").asText(), review.toString());
+        assertEquals("a review of good quality is done", review.get("rule").asText());
+        // ... and the candidate decided on the same state before it, recorded apart, never applied
+        JsonNode seen = waitFor(id, t -> t.get("comparisons").asLong() >= 1);
+        assertEquals(1, seen.get("comparisons").asLong(), seen.toPrettyString());
+        JsonNode group = seen.get("divergences").get(0);
+        assertEquals("fsm", group.get("pack").asText());
+        assertEquals("a review of good quality is done", group.get("live_rule").asText());
+        assertEquals("a review below the quality bar goes back for revision", group.get("candidate_rule").asText());
+        JsonNode example = group.get("examples").get(0);
+        assertEquals("running", example.get("state_before").get("current_state").asText(), example.toPrettyString());
+        assertEquals("done", example.get("live").get("to").asText(), example.toPrettyString());
+        assertEquals("revising", example.get("candidate").get("to").asText(), example.toPrettyString());
+        JsonNode state = ok(200, send("GET", "/v1/fsm/instances/" + instance, null));
+        assertEquals("done", state.get("current_state").asText(), state.toString());
+
+        // While it runs: hostile changes are refused naming the field, one trial at a time, and the endpoints need the admin token
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("percent", -1)), "percent");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "promoted")), "state");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object()), "");
+        assertEquals(409, send("POST", "/v1/trials", Json.object().put("draft", tried).put("mode", "shadow")).statusCode());
+        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/trials/" + id)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode());
+
+        // When it is aborted, it is over
+        assertEquals("aborted", ok(200, send("POST", "/v1/trials/" + id + "/abort", null)).get("state").asText());
+        assertFalse(server.trials().runningHere());
+    }
+
+    @Test
+    @Order(4)
+    void hostileBodiesAreRefusedNamingTheField() throws Exception {
+        String draft = tried;
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 150)),
+                "percent");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", "50")),
+                "percent");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary")), "percent");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "blue")), "mode");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow").put("sudo", true)),
+                "sudo");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", "../../etc").put("mode", "shadow")), "draft");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
+                .set("stop", Json.object().put("max_divergence_rate", 2))), "stop.max_divergence_rate");
+        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
+                .set("stop", Json.object().put("max_everything", 1))), "stop.max_everything");
+        HttpResponse<String> notJson = HTTP.send(request("POST", "/v1/trials", "{\"draft\":").build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, notJson.statusCode(), notJson.body());
+        assertEquals(404, send("POST", "/v1/trials", Json.object().put("draft", "0123456789abcdef").put("mode", "shadow"))
+                .statusCode());
+        assertEquals(404, send("GET", "/v1/trials/nope", null).statusCode());
+    }
+
+    @Test
+    @Order(5)
+    void aReloadOfOtherLiveRulesEndsTheTrialSayingSo() throws Exception {
+        String draft = tried; // its last trial: the reload makes it out of date
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
+        Path file = server.engine().rulesDir().resolve(ROUTING);
+        Files.writeString(file, Files.readString(file) + "// changed by hand\n");
+
+        ok(200, send("POST", "/v1/rules/reload", null));
+
+        JsonNode ended = waitFor(id, t -> t.get("state").asText().equals("stopped"));
+        assertTrue(ended.get("stop_reason").asText().contains("live rules changed"), ended.get("stop_reason").asText());
+        assertFalse(server.trials().runningHere());
+    }
+
+    @Test
+    @Order(6)
+    void aRestartResumesATrialBesideTheSameLiveRulesAndOtherwiseEndsItSayingWhy() throws Exception {
+        String draft = draftWith(text -> text + "// tried across restarts\n");
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 50)))
+                .get("id").asText();
+
+        // When the server restarts with the same live rules, the trial runs on, as it was
+        restart();
+        JsonNode resumed = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals("running", resumed.get("state").asText());
+        assertEquals(50, resumed.get("percent").asDouble());
+        assertTrue(resumed.get("events").toString().contains("resumed after a restart"), resumed.get("events").toString());
+        assertTrue(server.trials().runningHere());
+        assertEquals(id, record(route("after-restart", "trade.executed").get("decision_id").asText()).get("trial").get("id").asText());
+
+        // When it restarts on other live rules, the trial is ended at start, saying why: never silently live
+        Path file = config.rules().resolve(ROUTING);
+        Files.writeString(file, Files.readString(file) + "// changed while stopped\n");
+        restart();
+        JsonNode ended = ok(200, send("GET", "/v1/trials/" + id, null));
+        assertEquals("stopped", ended.get("state").asText());
+        assertTrue(ended.get("stop_reason").asText().startsWith("the server restarted and its live rules are"),
+                ended.get("stop_reason").asText());
+        assertFalse(server.trials().runningHere());
+        assertNull(record(route("after-second-restart", "trade.executed").get("decision_id").asText()).get("trial"));
+    }
+
+    @Test
+    @Order(7)
     void aSecondTrialIsPromotedThroughTheGateAndRecordedAsAnActivation() throws Exception {
         String draft = draftWith(text -> text + "// reviewed in a live trial\n");
         // Started from the command line this time
@@ -238,84 +456,6 @@ class TrialsApiTest {
         assertFalse(server.trials().runningHere());
     }
 
-    @Test
-    @Order(3)
-    void aReloadOfOtherLiveRulesEndsTheTrialSayingSo() throws Exception {
-        String draft = draftWith(text -> text + "// a third look\n");
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
-        Path file = server.engine().rulesDir().resolve(ROUTING);
-        Files.writeString(file, Files.readString(file) + "// changed by hand\n");
-
-        ok(200, send("POST", "/v1/rules/reload", null));
-
-        JsonNode ended = waitFor(id, t -> t.get("state").asText().equals("stopped"));
-        assertTrue(ended.get("stop_reason").asText().contains("live rules changed"), ended.get("stop_reason").asText());
-        assertFalse(server.trials().runningHere());
-    }
-
-    @Test
-    @Order(4)
-    void hostileBodiesAreRefusedNamingTheField() throws Exception {
-        String draft = draftWith(text -> text + "// hostile\n");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 150)),
-                "percent");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", "50")),
-                "percent");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary")), "percent");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "blue")), "mode");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow").put("sudo", true)),
-                "sudo");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", "../../etc").put("mode", "shadow")), "draft");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
-                .set("stop", Json.object().put("max_divergence_rate", 2))), "stop.max_divergence_rate");
-        assertRefused(send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")
-                .set("stop", Json.object().put("max_everything", 1))), "stop.max_everything");
-        HttpResponse<String> notJson = HTTP.send(request("POST", "/v1/trials", "{\"draft\":").build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(400, notJson.statusCode(), notJson.body());
-        assertEquals(404, send("POST", "/v1/trials", Json.object().put("draft", "0123456789abcdef").put("mode", "shadow"))
-                .statusCode());
-        assertEquals(404, send("GET", "/v1/trials/nope", null).statusCode());
-
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("percent", -1)), "percent");
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "promoted")), "state");
-        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object()), "");
-        // ... one trial at a time, and the endpoints need the admin token
-        assertEquals(409, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow")).statusCode());
-        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/trials/" + id)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertEquals(401, anonymous.statusCode());
-        assertEquals("aborted", ok(200, send("POST", "/v1/trials/" + id + "/abort", null)).get("state").asText());
-    }
-
-    @Test
-    @Order(5)
-    void aRestartResumesATrialBesideTheSameLiveRulesAndOtherwiseEndsItSayingWhy() throws Exception {
-        String draft = draftWith(text -> text + "// tried across restarts\n");
-        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary").put("percent", 50)))
-                .get("id").asText();
-
-        // When the server restarts with the same live rules, the trial runs on, as it was
-        restart();
-        JsonNode resumed = ok(200, send("GET", "/v1/trials/" + id, null));
-        assertEquals("running", resumed.get("state").asText());
-        assertEquals(50, resumed.get("percent").asDouble());
-        assertTrue(resumed.get("events").toString().contains("resumed after a restart"), resumed.get("events").toString());
-        assertTrue(server.trials().runningHere());
-        assertEquals(id, record(route("after-restart", "trade.executed").get("decision_id").asText()).get("trial").get("id").asText());
-
-        // When it restarts on other live rules, the trial is ended at start, saying why: never silently live
-        Path file = config.rules().resolve(ROUTING);
-        Files.writeString(file, Files.readString(file) + "// changed while stopped\n");
-        restart();
-        JsonNode ended = ok(200, send("GET", "/v1/trials/" + id, null));
-        assertEquals("stopped", ended.get("state").asText());
-        assertTrue(ended.get("stop_reason").asText().startsWith("the server restarted and its live rules are"),
-                ended.get("stop_reason").asText());
-        assertFalse(server.trials().runningHere());
-        assertNull(record(route("after-second-restart", "trade.executed").get("decision_id").asText()).get("trial"));
-    }
-
     private static void assertRefused(HttpResponse<String> r, String field) throws Exception {
         assertEquals(400, r.statusCode(), r.body());
         JsonNode err = Json.MAPPER.readTree(r.body());
@@ -335,6 +475,24 @@ class TrialsApiTest {
         return out;
     }
 
+    /**
+     * Senders whose keys fall in each part of the trial's buckets, a few of each: under 10%,
+     * between 10% and 50%, over 50% (by the trial's hash, which the server must then follow).
+     */
+    private static Set<String> senders(String trial) {
+        int[] wanted = {6, 6, 6};
+        Set<String> out = new TreeSet<>();
+        for (int i = 0; out.size() < 18; i++) {
+            String s = "agent-" + i;
+            int part = Buckets.inside(trial, s, 10) ? 0 : Buckets.inside(trial, s, 50) ? 1 : 2;
+            if (wanted[part] > 0) {
+                wanted[part]--;
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
     private static Set<String> inCandidate(Map<String, String> arms) {
         Set<String> in = new TreeSet<>();
         arms.forEach((s, a) -> {
@@ -350,6 +508,15 @@ class TrialsApiTest {
                 .<com.fasterxml.jackson.databind.node.ObjectNode>set("envelope", Json.object().put("from_agent", sender)
                         .put("priority", "normal")).set("payload", Json.object());
         return ok(200, send("POST", "/v1/broker/route", body));
+    }
+
+    /** An action on an FSM instance, answered 200. */
+    private static JsonNode act(String instance, String action, JsonNode payload) throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode body = Json.object().put("action", action);
+        if (payload != null) {
+            body.set("payload", payload);
+        }
+        return ok(200, send("POST", "/v1/fsm/instances/" + instance + "/actions", body));
     }
 
     private static String routeId(String sender) throws Exception {

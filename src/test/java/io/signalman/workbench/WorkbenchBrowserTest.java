@@ -38,7 +38,8 @@ import org.openqa.selenium.logging.LogEntry;
  * impact put down to the table row that changed, and activated; the first activation is then
  * reverted while the second stays; a logged decision is found by its id and opened in Try with a
  * why-not; the org chart says who reports to whom as its file does. Along the way: a rule named
- * like HTML shows as text, and activation without the token is refused.
+ * like HTML shows as text, and activation without the token is refused. An operator runs a draft as
+ * a live trial from its tab.
  * Screenshots go to {@code target/workbench} (or {@code -Dworkbench.screenshots=docs/workbench}).
  */
 class WorkbenchBrowserTest {
@@ -320,6 +321,60 @@ class WorkbenchBrowserTest {
         assertNoPolicyViolations();
     }
 
+    /**
+     * An operator tries a draft on live traffic from the workbench: starts it in shadow from the
+     * Live trials tab, sees its figures follow the traffic without reloading the page, the
+     * divergence grouped by the rules that decided, opens an example in Try beside the draft, and
+     * aborts it. The draft is discarded at the end, so the analyst's test finds none of it.
+     */
+    @Test
+    void operatorTriesADraftOnLiveTrafficFromTheLiveTrialsTab() throws Exception {
+        // Given a draft in which trade messages go to VP Engineering
+        String draft = Json.parse(workbench("POST", "drafts", null)).get("id").asText();
+        String routing = draftFile(draft, "broker/routing.drl");
+        workbench("PUT", "drafts/" + draft + "/file?path=broker/routing.drl", Json.write(Json.object().put("version", 1)
+                .put("text", routing.replace(LIVE_LINE, "decide.primary(\"vp-engineering\").fanOut(\"cfo\", \"mission-control\");"))));
+
+        // When it is started in shadow from the tab
+        browser.driver.get(base + "/workbench/");
+        typeToken(TOKEN);
+        click(By.cssSelector("#tabs button[data-tab=trials]"));
+        select(By.id("trial-draft"), draft);
+        select(By.id("trial-mode"), "shadow");
+        click(By.id("trial-start"));
+        browser.waitForText(By.id("trial-state"), "running");
+
+        // Then its figures follow the traffic while the tab is open
+        for (int i = 0; i < 3; i++) {
+            assertEquals("vp-trading", route(TRADE).path("primary_recipients").path(0).asText(), "in shadow the client keeps the live answer");
+        }
+        browser.waitForText(By.cssSelector("#trial-figures .comparisons"), "3 comparisons");
+        route(TRADE);
+        browser.waitForText(By.cssSelector("#trial-figures .comparisons"), "4 comparisons");
+        browser.waitForText(By.cssSelector("#trial-figures .agreement"), "0.0%");
+        browser.waitForText(By.cssSelector("#trial-arms tr[data-arm=live] .answered"), "4");
+        // ... the divergence grouped by the rules that decided, with what differs
+        WebElement group = browser.waitForText(By.cssSelector("#trial-divergences .divergence"), "4 in broker");
+        assertTrue(group.getText().contains("trade messages go to VP Trading"), group.getText());
+        assertTrue(group.getText().contains("primary_recipients: [\"vp-trading\"] → [\"vp-engineering\"]"), group.getText());
+        browser.shot("trial");
+
+        // An example opens in Try, the live rules and the draft side by side
+        click(By.cssSelector("#trial-divergences button.open-in-try"));
+        browser.waitForText(By.id("try-origin"), "and the draft");
+        browser.waitForText(By.cssSelector("#try-out [data-side=live] table.fields"), "vp-trading");
+        browser.waitForText(By.cssSelector("#try-out [data-side=draft] table.fields"), "vp-engineering");
+
+        // When it is aborted from the tab, it is over and no trial runs
+        click(By.cssSelector("#tabs button[data-tab=trials]"));
+        click(By.id("trial-abort"));
+        browser.waitForText(By.id("trial-state"), "aborted");
+        assertFalse(server.trials().runningHere());
+        workbench("DELETE", "drafts/" + draft, null);
+        assertNoAlert();
+        assertNoPolicyViolations();
+    }
+
     private static void click(By by) {
         browser.waitFor(by + " to be clickable", d -> {
             WebElement e = d.findElement(by);
@@ -343,6 +398,16 @@ class WorkbenchBrowserTest {
                 + path)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, r.statusCode(), new String(r.body()));
         return Json.parse(r.body()).get("text").asText();
+    }
+
+    /** A workbench API call with the token, answered 2xx; the body. */
+    private static byte[] workbench(String method, String path, String body) throws Exception {
+        HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/workbench/api/" + path))
+                .header("authorization", "Bearer " + TOKEN).header("content-type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertTrue(r.statusCode() / 100 == 2, r.statusCode() + " " + new String(r.body()));
+        return r.body();
     }
 
     private static JsonNode lastActivation() throws Exception {
