@@ -109,10 +109,12 @@ public final class CrashHarness {
             long loadMillis = o.minLoadMillis() + (long) (random.nextDouble() * (o.maxLoadMillis() - o.minLoadMillis()));
             // The random length counts from the first few dozen answers: a cold server on a busy machine
             // answers slowly at first, and a kill before any decision was made would prove little.
-            long warm = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (answers.get() < 40 && System.nanoTime() < warm) {
-                Thread.sleep(20);
+            try {
+                io.signalman.Await.until(java.time.Duration.ofSeconds(60), "the first answers", () -> answers.get() >= 40);
+            } catch (AssertionError slow) {
+                // A very slow start: the load runs its length all the same, and the round checks what it got.
             }
+            // Not a wait for a condition: the load runs this long so that the kill lands at a random moment.
             Thread.sleep(loadMillis);
             CountDownLatch answer = new CountDownLatch(1);
             armed.set(answer);

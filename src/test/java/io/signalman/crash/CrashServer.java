@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,13 +52,14 @@ final class CrashServer {
         pb.environment().put("SIGNALMAN_JAVA_OPTS", "-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
                 + io.signalman.TestBundles.compiledCacheOption());
         CrashServer s = new CrashServer(pb.start(), log, from);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (s.port() < 0) {
-            if (!s.process.isAlive() || System.nanoTime() > deadline) {
-                s.process.destroyForcibly();
-                throw new IllegalStateException("serve did not start:\n" + s.output());
-            }
-            Thread.sleep(50);
+        try {
+            io.signalman.Await.until(Duration.ofSeconds(180), "serve to listen", () -> s.port() >= 0 || !s.process.isAlive());
+        } catch (AssertionError timedOut) {
+            // Reported below with the process's output.
+        }
+        if (s.port() < 0) {
+            s.process.destroyForcibly();
+            throw new IllegalStateException("serve did not start:\n" + s.output());
         }
         return s;
     }
