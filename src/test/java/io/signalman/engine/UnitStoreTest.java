@@ -79,7 +79,7 @@ class UnitStoreTest {
                 public class Forged implements org.drools.model.Model {
                     static {
                         try {
-                            java.nio.file.Files.writeString(java.nio.file.Path.of("target", "hostile-canary"), "forged");
+                            java.nio.file.Files.writeString(java.nio.file.Path.of("%s"), "forged");
                         } catch (java.io.IOException e) {
                             throw new RuntimeException(e);
                         }
@@ -91,7 +91,7 @@ class UnitStoreTest {
                     public java.util.List<org.drools.model.TypeMetaData> getTypeMetaDatas() { return java.util.List.of(); }
                     public java.util.List<org.drools.model.EntryPoint> getEntryPoints() { return java.util.List.of(); }
                 }
-                """);
+                """.formatted(Canary.FILE.toAbsolutePath()));
         for (Path entry : entries(store)) {
             String key = entry.getFileName().toString().replace(".unit", "");
             Files.write(entry, forge(key, "signalman.broker.Forged", evil));

@@ -17,8 +17,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Canary {
 
-    /** Where the file is left: the build's own folder, so a run never writes outside it. */
-    public static final Path FILE = Path.of("target", "hostile-canary");
+    /**
+     * Where the file is left: the build's own folder, so a run never writes outside it, one file
+     * per JVM, so a payload run on purpose in one test JVM (raw Drools, proving a payload live)
+     * never shows as a trip in another that runs beside it.
+     */
+    public static final Path FILE = Path.of("target", "hostile-canary-" + ProcessHandle.current().pid());
 
     private static final AtomicInteger TRIPS = new AtomicInteger();
 
