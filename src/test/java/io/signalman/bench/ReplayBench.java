@@ -19,12 +19,15 @@ import java.util.stream.Stream;
  * timed by the wall clock from start to exit (start-up and compile included), over a generated
  * archive of the golden history repeated (5 million records by default), plain and as the decision
  * log compresses it; the heap left after each GC, the largest; and, in the same run, a bare JSON
- * parse of the same lines by python3 on one core, which replay must reach at least half of.
+ * parse of the same lines by python3 on one core, which replay is compared with; and a profiled run
+ * (the flight recorder's CPU samples over the first million records, summarized by {@link JfrTop}).
  * Writes target/bench/replay.json.
  */
 public final class ReplayBench {
 
     private static final long PER_FILE = 500_000;
+    /** Files of the plain archive the profiled run replays (a million records: the profile's shape, not its rate). */
+    private static final int PROFILED_FILES = 2;
     private static final Pattern AFTER_GC = Pattern.compile("->(\\d+)M\\(");
 
     private ReplayBench() {
@@ -44,8 +47,16 @@ public final class ReplayBench {
         out.put("plain_bytes", size(plain));
         out.put("gzip_bytes", size(gzip));
         out.put("compression_ratio", (double) size(plain) / size(gzip));
-        out.set("plain", replay(plain, dir.resolve("plain-report.json"), dir.resolve("plain-gc.log")));
-        out.set("gzip", replay(gzip, dir.resolve("gzip-report.json"), dir.resolve("gzip-gc.log")));
+        out.set("plain", replay(List.of(plain), dir.resolve("plain-report.json"), dir.resolve("plain-gc.log"), List.of()));
+        out.set("gzip", replay(List.of(gzip), dir.resolve("gzip-report.json"), dir.resolve("gzip-gc.log"), List.of()));
+        // A third run, apart from the timed ones, under the flight recorder: where replay's CPU goes.
+        Path jfr = dir.resolve("plain.jfr");
+        List<Path> profiled = plainFiles.subList(0, Math.min(plainFiles.size(), PROFILED_FILES));
+        ObjectNode run = replay(profiled, dir.resolve("profiled-report.json"), dir.resolve("profiled-gc.log"),
+                List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile"));
+        ObjectNode profile = JfrTop.summary(jfr, 15, thread -> true);
+        profile.put("records", (long) profiled.size() * PER_FILE).put("records_per_s", run.get("records_per_s").asDouble());
+        out.set("profile", profile);
         double parse = pythonParse(plainFiles);
         if (parse > 0) {
             out.put("python_parse_lines_per_s", parse);
@@ -58,19 +69,22 @@ public final class ReplayBench {
     }
 
     /** One replay process over the folder: wall-clock rate, the report's own figures, the heap after GC. */
-    private static ObjectNode replay(Path archive, Path report, Path gcLog) throws Exception {
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-Xlog:gc:file=" + gcLog, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "replay",
-                "--quiet", "--report", report.toString(), archive.toString());
+    private static ObjectNode replay(List<Path> archive, Path report, Path gcLog, List<String> jvm) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-Xlog:gc:file=" + gcLog));
+        cmd.addAll(jvm);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "replay",
+                "--quiet", "--report", report.toString()));
+        archive.forEach(a -> cmd.add(a.toString()));
         long start = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(archive.resolveSibling(
-                archive.getFileName() + ".out").toFile()).start();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(report.resolveSibling(
+                report.getFileName() + ".out").toFile()).start();
         int code = p.waitFor();
         double wall = (System.nanoTime() - start) / 1e9;
-        JsonNode r = Json.parse(Files.readAllBytes(report));
         if (code != 0) {
             throw new IllegalStateException("replay of " + archive + " exited " + code);
         }
+        JsonNode r = Json.parse(Files.readAllBytes(report));
         ObjectNode o = Json.object();
         long n = r.get("records").asLong();
         o.put("wall_seconds", wall);
