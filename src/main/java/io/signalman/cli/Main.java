@@ -24,6 +24,7 @@ public final class Main {
                        [--auth-failures-per-minute 20] [--token-hash-memory-kib 65536] [--token-hash-iterations 3]
                        [--oidc-issuer URL --oidc-audience ID --oidc-jwks FILE|https://URL
                         [--oidc-roles-claim roles] [--oidc-name-claim sub] [--oidc-leeway-s 30]]
+                       [--bench-endpoints (serves POST /bench/echo for make bench; never in production)]
               check    [rules-dir]
               test     [rules-dir] [--json]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]

@@ -22,6 +22,16 @@ import java.util.Set;
 /** {@code signalman serve}: runs until SIGTERM or SIGINT, then shuts down gracefully. */
 final class ServeCommand {
 
+    /** The flags that take a value. */
+    private static final Set<String> VALUED = Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync",
+            "workers", "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
+            "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
+            "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
+            "admin-token-name", "approvals", "token-hash-memory-kib", "token-hash-iterations", "auth-failures-per-minute",
+            "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s");
+    /** The flags that are on when given. */
+    private static final Set<String> BOOLEANS = Set.of("cluster", "accept-data-loss", "bench-endpoints");
+
     private ServeCommand() {
     }
 
@@ -134,17 +144,17 @@ final class ServeCommand {
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
-    static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync", "workers",
-                "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
-                "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
-                "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
-                "admin-token-name", "approvals", "token-hash-memory-kib", "token-hash-iterations", "auth-failures-per-minute",
-                "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s"),
-                Set.of("cluster", "accept-data-loss"), env);
+    /** The command line (and the environment's SIGNALMAN_* fallbacks) as flags. */
+    static Args args(String[] argv, Map<String, String> env) throws Args.UsageException {
+        Args a = new Args(argv, VALUED, BOOLEANS, env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
+        return a;
+    }
+
+    /** The server's configuration from the flags; a usage error for a flag that is wrong or missing its partner. */
+    static ServerConfig config(Args a) throws Args.UsageException {
         ServerConfig d = ServerConfig.defaults();
         String token = a.get("admin-token", null);
         if (token != null && token.isBlank()) {
@@ -168,10 +178,16 @@ final class ServeCommand {
         ServerConfig withAdmin = a.get("admin-port", null) == null ? base
                 : base.withAdminListener(a.get("admin-host", ServerConfig.AdminListener.DEFAULT_HOST), a.getInt("admin-port", 0));
         ServerConfig config = withAdmin.withCluster(cluster(a)).withState(state(a)).withAcceptDataLoss(a.has("accept-data-loss"))
-                .withPeople(people(a));
+                .withPeople(people(a)).withBenchEndpoints(a.has("bench-endpoints"));
         if (config.state().jdbcUrl() != null && config.cluster() == null) {
             throw new Args.UsageException("--state-jdbc needs --cluster (a single node keeps its state under --data)");
         }
+        return config;
+    }
+
+    static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
+        Args a = args(argv, env);
+        ServerConfig config = config(a);
         Server server;
         try {
             server = Server.start(config, new WorkbenchOptions(a.get("workbench-token", null), a.get("admin-token-name", null)));
@@ -199,6 +215,9 @@ final class ServeCommand {
                 server.engine().bundle().revision());
         if (config.cluster() != null) {
             out.printf("signalman cluster member %s%n", config.cluster().address());
+        }
+        if (config.benchEndpoints()) {
+            out.printf("signalman bench endpoints on (POST /bench/echo, --bench-endpoints): for benchmarks only, not for production%n");
         }
         if (config.adminListener() != null) {
             out.printf("signalman admin endpoints on http://%s:%d only%n", config.adminListener().host(), server.adminPort());

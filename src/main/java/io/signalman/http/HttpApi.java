@@ -24,7 +24,8 @@ import io.vertx.ext.web.RoutingContext;
  * {@code signalman-operator} threads, so that they never wait behind rules, and a reload on a
  * thread of its own (see {@link Guard}). A body handler sits on the routes that
  * read a body only, so an unknown path stays a 404. The admin endpoints are served on the public
- * port, or, when {@link ServerConfig#adminListener()} is set, on that listener only.
+ * port, or, when {@link ServerConfig#adminListener()} is set, on that listener only. The benchmarks'
+ * endpoint ({@link BenchEcho}) is routed only when {@link ServerConfig#benchEndpoints()} asks for it.
  */
 public final class HttpApi extends VerticleBase {
 
@@ -108,6 +109,9 @@ public final class HttpApi extends VerticleBase {
         router.get("/v1/cluster").handler(this::cluster);
         Api api = new Api(vertx, decisions, reloads, config, guard, people, authWorkers);
         ApiModules.ALL.forEach(m -> m.routes(router, api));
+        if (config.benchEndpoints()) {
+            new BenchEcho().routes(router, api);
+        }
         // With an admin listener, the public router keeps the admin routes, whose gate answers 404.
         adminRoutes(router, api);
         if (workbench != null && config.adminListener() == null) {

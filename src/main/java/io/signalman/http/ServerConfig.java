@@ -21,14 +21,25 @@ import java.util.function.Consumer;
  * @param acceptDataLoss start on a data directory with missing, foreign or corrupt pieces, going on
  *                       without them ({@code --accept-data-loss}); otherwise such a directory is refused
  * @param people         approvals needed before activation, the token hash cost, OIDC, the failed-login allowance
+ * @param benchEndpoints serve the benchmarks' endpoints too ({@code --bench-endpoints}: {@code POST /bench/echo});
+ *                       off unless asked, never for production
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
                            RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
-                           boolean acceptDataLoss, io.signalman.people.PeopleConfig people) {
+                           boolean acceptDataLoss, io.signalman.people.PeopleConfig people, boolean benchEndpoints) {
 
     public ServerConfig {
         people = people == null ? io.signalman.people.PeopleConfig.defaults() : people;
+    }
+
+    /** The configuration before {@code benchEndpoints} existed: the benchmarks' endpoints are not served. */
+    public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
+                        long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                        RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
+                        boolean acceptDataLoss, io.signalman.people.PeopleConfig people) {
+        this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener, cluster, state, acceptDataLoss, people, false);
     }
 
     /** The configuration before {@code people} existed: no approvals needed, the default token hash cost, no OIDC. */
@@ -165,6 +176,14 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
     }
 
     /**
+     * Serves the benchmarks' endpoints too ({@code --bench-endpoints}): {@code POST /bench/echo}, the
+     * floor a decision endpoint is measured against. Off by default, and never for production.
+     */
+    public ServerConfig withBenchEndpoints(boolean on) {
+        return with(copy -> copy.benchEndpoints = on);
+    }
+
+    /**
      * The one copy the withers above make, each changing one component: a component added to the
      * record is carried over here, not in every wither.
      */
@@ -193,6 +212,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         private StateConfig state;
         private boolean acceptDataLoss;
         private io.signalman.people.PeopleConfig people;
+        private boolean benchEndpoints;
 
         Copy(ServerConfig from) {
             host = from.host;
@@ -212,11 +232,12 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
             state = from.state;
             acceptDataLoss = from.acceptDataLoss;
             people = from.people;
+            benchEndpoints = from.benchEndpoints;
         }
 
         ServerConfig build() {
             return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
-                    blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people);
+                    blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people, benchEndpoints);
         }
     }
 
@@ -235,6 +256,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 + " admin-token=" + (adminToken == null ? "unset" : "set") + " body-limit=" + bodyLimit
                 + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
                 + " admin-listener=" + (adminListener == null ? "public-port" : adminListener)
-                + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "") + " " + people;
+                + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "") + " " + people
+                + (benchEndpoints ? " bench-endpoints" : "");
     }
 }

@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * HTTP load on 127.0.0.1: for the trivial endpoint and each decision endpoint (the FSM
- * and handoff ones on instances and conversations created first), with the decision log on,
+ * HTTP load on 127.0.0.1: for the trivial endpoint, the JSON echo (the server runs with the bench
+ * flag) and each decision endpoint (the FSM and handoff ones on instances and conversations
+ * created first), with the decision log on,
  * (1) saturation: a fixed number of requests kept in flight for a fixed time, and (2) half of
  * that rate, open loop, with latency measured from each request's intended send time so a stall
  * counts against every request it delays. Bounded in count and time. Each phase runs in three
@@ -48,6 +49,8 @@ public final class HttpLoad {
     /** The JIT counts as quiet when it compiled for less than this in the last second. */
     static final long JIT_QUIET_MS = 20;
     static final int JIT_WAIT_LIMIT_SECONDS = 30;
+    /** The JSON echo ({@code --bench-endpoints}): receiving, parsing and answering a body, with no decision. */
+    static final String ECHO_TARGET = "POST /bench/echo";
     /** The endpoint offered twice its saturation rate. */
     static final String OVERLOAD_TARGET = "POST /v1/broker/route";
 
@@ -57,12 +60,15 @@ public final class HttpLoad {
     public static void main(String[] args) throws Exception {
         Path data = Files.createTempDirectory("signalman-load");
         ObjectNode results = Json.object();
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data))) {
+        // The bench flag serves POST /bench/echo, the floor every decision endpoint is reported against.
+        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBenchEndpoints(true))) {
             Vertx vertx = Vertx.vertx();
             HttpClientAgent client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
                     new PoolOptions().setHttp1MaxSize(IN_FLIGHT));
             List<Target> targets = List.of(
                     new Target("trivial GET /health", HttpMethod.GET, "/health", List.of(Buffer.buffer())),
+                    // The broker's bodies: the echo receives, parses and writes back what the broker route decides on.
+                    new Target(ECHO_TARGET, HttpMethod.POST, "/bench/echo", LoadTargets.bodies("broker")),
                     new Target("POST /v1/broker/route", HttpMethod.POST, "/v1/broker/route", LoadTargets.bodies("broker")),
                     new Target("POST /v1/signals/route", HttpMethod.POST, "/v1/signals/route", LoadTargets.bodies("signals")),
                     new Target("POST /v1/dispatch", HttpMethod.POST, "/v1/dispatch", LoadTargets.bodies("dispatch")),

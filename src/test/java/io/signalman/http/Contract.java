@@ -99,6 +99,17 @@ final class Contract implements AutoCloseable {
         return out;
     }
 
+    /** The documented operations of {@code tag}, as {@link #operations()} names them. */
+    java.util.Set<String> operationsTagged(String tag) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (Operation o : contract.operations()) {
+            if (o.getTags().contains(tag)) {
+                out.add(o.getHttpMethod().name() + " " + o.getOpenAPIPath());
+            }
+        }
+        return out;
+    }
+
     /** Operations whose JSON body has an example, with every site the schema lets a test break. */
     List<BodyOperation> bodyOperations() {
         List<BodyOperation> out = new ArrayList<>();

@@ -272,6 +272,15 @@ class HttpApiTest {
     }
 
     @Test
+    void withoutTheBenchFlagTheBenchEchoIsNotServed() {
+        // A server started as production starts it (no --bench-endpoints) has no echo: a JSON body
+        // that the echo would send back is a 404 like any path that names nothing.
+        JsonNode e = error(server.post(BenchEcho.ECHO, "{\"a\": 1}"), 404);
+
+        assertEquals("not_found", e.get("error").asText());
+    }
+
+    @Test
     void getOnTheRouteEndpointIsA405() {
         error(server.get(ROUTE), 405);
     }
