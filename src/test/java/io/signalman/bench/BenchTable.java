@@ -106,6 +106,13 @@ public final class BenchTable {
                     + " most left after a GC; vs parse: python3 json.loads per line on one core, %.0f lines/s; targets at least"
                     + " %,.0f records/s and at least %.1fx the bare parse)%n", replay.path("python_parse_lines_per_s").asDouble(),
                     REPLAY_TARGET_RECORDS_PER_S, REPLAY_TARGET_VS_PARSE));
+            JsonNode profile = replay.path("profile");
+            if (profile.isObject()) {
+                t.append(String.format(Locale.ROOT, "  profile of replay (flight recorder, %,d CPU samples over %,d records), by total:%n",
+                        profile.path("samples").asLong(), profile.path("records").asLong()));
+                t.append(JfrTop.lines((ObjectNode) profile, "total", 12));
+                t.append("  by self:\n").append(JfrTop.lines((ObjectNode) profile, "self", 8));
+            }
         }
         JsonNode state = read(dir.resolve("state.json"));
         if (state != null) {

@@ -119,6 +119,9 @@ class BenchTableTest {
         for (String kind : new String[] {"plain", "gzip"}) {
             replay.putObject(kind).put("records_per_s", 160_000).put("wall_seconds", 12.5).put("heap_after_gc_max_mb", 300);
         }
+        ObjectNode profile = replay.putObject("profile").put("samples", 4000).put("records", 1_000_000);
+        profile.putArray("total").addObject().put("frame", "io.signalman.replay.RecordReplay.chunk").put("share", 0.8);
+        profile.putArray("self").addObject().put("frame", "java.util.HashMap.putVal").put("share", 0.021);
         Files.writeString(dir.resolve("replay.json"), Json.write(replay));
         Files.writeString(target.resolve("make-test-seconds"), "412.3\n");
 
@@ -126,6 +129,9 @@ class BenchTableTest {
 
         assertTrue(table.contains("  *.jsonl                                    160000     12.5      300        1.60x"), table);
         assertTrue(table.contains("targets at least 150,000 records/s and at least 1.3x the bare parse)"), table);
+        assertTrue(table.contains("profile of replay (flight recorder, 4,000 CPU samples over 1,000,000 records)"), table);
+        assertTrue(table.contains("     80.0%  io.signalman.replay.RecordReplay.chunk"), table);
+        assertTrue(table.contains("      2.1%  java.util.HashMap.putVal"), table);
         assertTrue(table.contains("make test: 412 s wall, the last passing run (target at most 480 s on 2 cores)"), table);
         JsonNode summary = summary(dir);
         assertEquals(1.6, summary.at("/replay/replay_vs_parse").asDouble());

@@ -19,8 +19,10 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * The top frames of a Java Flight Recorder recording's CPU samples ({@code jdk.ExecutionSample}),
- * the way a profile is read: by self time (the method on top of the stack) and by total time (the
- * samples a method is anywhere in). Threads can be chosen by name, so a load generator sharing the
+ * the way a profile is read: by self time (the method on top of the stack, whoever's code it is)
+ * and by total time of Signalman's own methods (the samples a method of io.signalman is anywhere
+ * in, lambdas left out: they repeat the method that wrote them), which says which of our steps the
+ * time belongs to. Threads can be chosen by name, so a load generator sharing the
  * JVM does not count. {@code java -cp ... io.signalman.bench.JfrTop FILE.jfr [N]} prints them.
  */
 public final class JfrTop {
@@ -55,7 +57,7 @@ public final class JfrTop {
             Set<String> seen = new HashSet<>();
             for (RecordedFrame f : frames) {
                 String n = name(f);
-                if (seen.add(n)) {
+                if (n.startsWith("io.signalman.") && !n.contains("$$Lambda") && seen.add(n)) {
                     total.merge(n, 1, Integer::sum);
                 }
             }
