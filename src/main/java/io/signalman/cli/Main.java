@@ -29,6 +29,7 @@ public final class Main {
               test     [rules-dir] [--json]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
                        [--since T] [--until T] [--pack NAME]... [--sample RATE] [--arm live|candidate] [--quiet]
+                       [--determinism all|sample (sample: determinism checked on 1 record in 64; --accept: all)]
                        [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
               explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
               state    export [--data data | --state-jdbc URL] > states.jsonl

@@ -9,6 +9,7 @@ import io.signalman.engine.RuleBundle;
 import io.signalman.json.Json;
 import io.signalman.replay.Accept;
 import io.signalman.replay.Archive;
+import io.signalman.replay.Determinism;
 import io.signalman.replay.ReplayReport;
 import io.signalman.replay.ReplayRequest;
 import io.signalman.replay.Replayer;
@@ -27,16 +28,18 @@ import java.util.TreeSet;
 
 /**
  * {@code signalman replay [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept]
- * [--threads N] [--since T] [--until T] [--pack NAME]... [--sample RATE] [--quiet] ARCHIVE...}.
- * Exit 0 only when records were replayed, nothing changed, no invariant broke and every
- * record was read; 1 otherwise; 2 for a usage error or an archive argument in which no record
- * could be read. With {@code --accept}, the changes are shown and then written into the archive
- * files as the new recorded decisions (refused if an invariant breaks).
+ * [--threads N] [--since T] [--until T] [--pack NAME]... [--sample RATE] [--determinism all|sample] [--quiet]
+ * ARCHIVE...}. Exit 0 only when records were replayed, nothing changed, no invariant broke and
+ * every record was read; 1 otherwise; 2 for a usage error or an archive argument in which no
+ * record could be read. Determinism (deciding a record twice) is checked on a sample of records
+ * unless {@code --determinism all} says every one. With {@code --accept}, the changes are shown
+ * and then written into the archive files as the new recorded decisions (refused if an invariant
+ * breaks on any record: accepting always checks determinism on every one).
  */
 final class ReplayCommand {
 
     static final Set<String> VALUED = Set.of("rules", "baseline", "report", "threads", "since", "until", "pack", "sample",
-            "members", "arm");
+            "members", "arm", "determinism");
     static final Set<String> BOOLEANS = Set.of("accept", "quiet");
 
     private ReplayCommand() {
@@ -52,9 +55,10 @@ final class ReplayCommand {
         if (threads < 1) {
             throw new Args.UsageException("--threads must be at least 1");
         }
+        Determinism determinism = determinism(a);
         String members = a.get("members", null);
         if (members != null) {
-            return onCluster(a, members, selection, out, err);
+            return onCluster(a, members, selection, determinism, out, err);
         }
         Archive archive;
         for (String argument : a.positional()) {
@@ -80,7 +84,7 @@ final class ReplayCommand {
             return 1;
         }
         ReplayRequest request = new ReplayRequest(candidate, baseline, archive, selection, threads,
-                TerminalProgress.forReplay(a.has("quiet"), archive.bytes(), err));
+                TerminalProgress.forReplay(a.has("quiet"), archive.bytes(), err), determinism);
         ReplayReport report = Replayer.run(request);
         int code = report(a, report, false, out, err);
         if (code != 0 || !a.has("accept")) {
@@ -107,8 +111,8 @@ final class ReplayCommand {
     }
 
     /** {@code --members}: the same replay as a Jet job over the cluster's members (see {@link ClusterReplay}). */
-    private static int onCluster(Args a, String members, Selection selection, PrintStream out, PrintStream err)
-            throws Args.UsageException {
+    private static int onCluster(Args a, String members, Selection selection, Determinism determinism, PrintStream out,
+                                 PrintStream err) throws Args.UsageException {
         if (a.has("accept")) {
             throw new Args.UsageException("--accept rewrites files and runs on one machine: leave out --members");
         }
@@ -122,12 +126,34 @@ final class ReplayCommand {
         ReplayReport report;
         try {
             report = ClusterReplay.run(list, Path.of(a.get("rules", "rules")), baseline == null ? null : Path.of(baseline),
-                    a.positional().stream().map(Path::of).toList(), selection);
+                    a.positional().stream().map(Path::of).toList(), selection, determinism);
         } catch (RuntimeException e) {
             err.println("signalman replay: the cluster replay failed: " + e.getMessage());
             return 1;
         }
         return report(a, report, true, out, err);
+    }
+
+    /**
+     * {@code --determinism all|sample} (default sample). {@code --accept} writes the candidate's
+     * decisions into the history as the truth, so it checks every record and refuses to be told
+     * to sample: a rule that decides one record two ways must not be recorded as either.
+     */
+    private static Determinism determinism(Args a) throws Args.UsageException {
+        String given = a.get("determinism", null);
+        Determinism d;
+        try {
+            d = given == null ? Determinism.SAMPLE : Determinism.of(given);
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        if (!a.has("accept")) {
+            return d;
+        }
+        if (given != null && d != Determinism.ALL) {
+            throw new Args.UsageException("--accept checks determinism on every record: leave out --determinism " + d.flag());
+        }
+        return Determinism.ALL;
     }
 
     private static Selection selection(Args a) throws Args.UsageException {

@@ -23,6 +23,17 @@ public interface Invariant<I, D> {
      */
     Optional<String> check(I input, Decision<D> decision, Function<I, Decision<D>> decideAgain);
 
+    /**
+     * Whether {@link #check} decides the same input a second time to compare the two decisions
+     * (determinism). That costs a whole decision on every record, so replay may run it on a sample
+     * of records only (see {@code replay.Determinism}); every other invariant runs on every record,
+     * one that decides other inputs included (dispatch's linked senders: a property of what the
+     * rules decide, which a sample would miss, not of whether they decide it twice alike).
+     */
+    default boolean decidesAgain() {
+        return false;
+    }
+
     /** What an invariant checks: the violation in words, or null when it holds. */
     @FunctionalInterface
     interface Check<I, D> {
@@ -46,15 +57,24 @@ public interface Invariant<I, D> {
             Decision<D> second = again.apply(in);
             return second.outcome().equals(d.outcome()) && Objects.equals(second.decidedBy(), d.decidedBy())
                     ? null : "decided " + d.outcome() + " then " + second.outcome();
-        });
+        }, true);
     }
 
-    /** An invariant made of its sentence and its check. */
-    record Named<I, D>(String name, Check<I, D> check) implements Invariant<I, D> {
+    /**
+     * An invariant made of its sentence and its check.
+     *
+     * @param decidesAgain whether the check calls {@code decideAgain} (see {@link Invariant#decidesAgain})
+     */
+    record Named<I, D>(String name, Check<I, D> check, boolean decidesAgain) implements Invariant<I, D> {
 
         public Named {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(check, "check");
+        }
+
+        /** A check of the decision it is given alone. */
+        public Named(String name, Check<I, D> check) {
+            this(name, check, false);
         }
 
         @Override

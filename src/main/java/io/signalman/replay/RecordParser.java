@@ -19,9 +19,13 @@ import java.io.UncheckedIOException;
 /**
  * Reads one archive line into a {@link DecisionRecord} with Jackson's streaming parser, building
  * trees only for what replay uses: the input, the state before, and the recorded decision's
- * fields (and, for {@code --accept}, which writes a record back, the state after). NOTE(perf): a record's {@code rules_fired} is about half of its bytes and replay never
- * compares it, so the replay path skips it token by token (no strings, no nodes) instead of
- * building it; the parse was about a fifth of a replayed record's time in a JFR profile.
+ * fields (and, for {@code --accept}, which writes a record back, the state after, the endpoint
+ * and the revision). NOTE(perf): a record's {@code rules_fired} is about half of its bytes and
+ * replay never compares it, so the replay path skips it token by token (no strings, no nodes)
+ * instead of building it; the parse was about a fifth of a replayed record's time in a JFR
+ * profile. The replay path likewise leaves {@code endpoint} and {@code rules_revision} undecoded
+ * (Jackson skips a string it is never asked for): no report, selection or change observer reads
+ * them, and the revision (a 71-character hash) is the longest text of a record's header.
  */
 final class RecordParser {
 
@@ -40,7 +44,10 @@ final class RecordParser {
         return parse(bytes, offset, length, true);
     }
 
-    /** The record without the decision's {@code rules_fired} and {@code reason}, which replay never reads. */
+    /**
+     * The record without what replay never reads: the decision's {@code rules_fired} and
+     * {@code reason}, {@code state_after}, {@code endpoint} and {@code rules_revision} (null here).
+     */
     static DecisionRecord parseForReplay(byte[] bytes, int offset, int length) throws InputException {
         return parse(bytes, offset, length, false);
     }
@@ -67,8 +74,8 @@ final class RecordParser {
                     case "decision_id" -> id = text(p, t, field);
                     case "at" -> at = text(p, t, field);
                     case "pack" -> pack = text(p, t, field);
-                    case "endpoint" -> endpoint = text(p, t, field);
-                    case "rules_revision" -> revision = text(p, t, field);
+                    case "endpoint" -> endpoint = whole ? text(p, t, field) : unread(t, field);
+                    case "rules_revision" -> revision = whole ? text(p, t, field) : unread(t, field);
                     case "input" -> input = tree(p, t);
                     case "state_before" -> state = tree(p, t);
                     // Replay never reads it; --accept writes it back as it was.
@@ -184,6 +191,17 @@ final class RecordParser {
             throw new InputException(field, "\"" + field + "\" must be a string");
         }
         return p.getText();
+    }
+
+    /**
+     * A text field replay does not read: its type is checked as {@link #text} checks it (a record
+     * that is unreadable stays so), its characters are never decoded; null.
+     */
+    private static String unread(JsonToken t, String field) throws InputException {
+        if (t != JsonToken.VALUE_NULL && t != JsonToken.VALUE_STRING) {
+            throw new InputException(field, "\"" + field + "\" must be a string");
+        }
+        return null;
     }
 
     static String unreadable(Archive.ArchiveFile file, int line, InputException e) {

@@ -16,8 +16,9 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Replays records into one partial report: parse, select, decide, compare, check every invariant,
- * note what fired, drop. One per replaying thread (it is not thread-safe, and needs no lock);
+ * Replays records into one partial report: parse, select, decide, compare, check the invariants
+ * (every one, but the determinism check on the records {@link Determinism} picks), note what
+ * fired, drop. One per replaying thread (it is not thread-safe, and needs no lock);
  * whatever thread or cluster member replays a record, this is the code that does it.
  */
 final class RecordReplay {
@@ -25,14 +26,17 @@ final class RecordReplay {
     private final ReplayBundles bundles;
     private final Selection selection;
     private final ChangeObserver observer;
+    private final Determinism determinism;
     private final ReplayTally report = new ReplayTally();
     private final Map<String, Set<String>> fired = new HashMap<>();
     private final Map<String, DecisionPack<?, ?>> packs = new HashMap<>();
 
-    RecordReplay(ReplayBundles bundles, Selection selection, ChangeObserver observer) {
+    RecordReplay(ReplayBundles bundles, Selection selection, ChangeObserver observer, Determinism determinism) {
         this.bundles = bundles;
         this.selection = selection;
         this.observer = observer;
+        this.determinism = determinism;
+        report.determinism(determinism);
     }
 
     ReplayTally tally() {
@@ -106,7 +110,15 @@ final class RecordReplay {
             report.unchanged();
         }
         Function<I, Decision<D>> again = i -> pack.decide(cand, i, false);
+        boolean checksAgain = determinism.checks(position);
+        boolean decidedAgain = false;
         for (Invariant<I, D> inv : pack.invariants()) {
+            if (inv.decidesAgain()) {
+                if (!checksAgain) {
+                    continue;
+                }
+                decidedAgain = true;
+            }
             Optional<String> broken = inv.check(r.input(), r.decision(), again);
             if (broken.isPresent()) {
                 // Shrinking costs up to Shrinker.MAX_TRIES decisions: only for violations the report keeps.
@@ -115,6 +127,9 @@ final class RecordReplay {
                 report.violation(position, new ReplayReport.Violation(inv.name(), pack.name(), path, line,
                         rec.decisionId(), rec.input(), broken.get(), minimal));
             }
+        }
+        if (decidedAgain) {
+            report.determinismChecked();
         }
         Set<String> names = fired.get(pack.name());
         if (names == null) {

@@ -12,9 +12,11 @@ import java.util.List;
 
 /**
  * The reload gate's history check: every record under the fixtures folder must come out again
- * from the candidate, and every invariant must hold. A change the analyst meant is recorded with
- * {@code signalman replay --accept} first; until then the candidate is refused, naming the
- * records it would change. It replays through the same {@link Replayer} as the command line.
+ * from the candidate, and every invariant must hold on every record, determinism included (the
+ * gate decides which rules serve, so it never samples: see {@link Determinism}). A change the
+ * analyst meant is recorded with {@code signalman replay --accept} first; until then the candidate
+ * is refused, naming the records it would change. It replays through the same {@link Replayer}
+ * as the command line.
  */
 public final class ReplayGate implements Gate {
 
@@ -34,7 +36,7 @@ public final class ReplayGate implements Gate {
         }
         ReplayReport report;
         try {
-            report = Replayer.run(ReplayRequest.of(candidate, Archive.read(List.of(fixtures))));
+            report = replay(candidate);
         } catch (IOException e) {
             return List.of(new BundleError(at(fixtures.toString()), 0, 0, "cannot read the golden history: " + e.getMessage()));
         }
@@ -61,6 +63,11 @@ public final class ReplayGate implements Gate {
         report.problems().stream().filter(p -> !p.torn())
                 .forEach(p -> errors.add(new BundleError(at(fixtures.toString()), 0, 0, p.message())));
         return errors;
+    }
+
+    /** The golden history replayed as the gate replays it: every record, every invariant on each. */
+    ReplayReport replay(RuleBundle candidate) throws IOException {
+        return Replayer.run(ReplayRequest.of(candidate, Archive.read(List.of(fixtures))).withDeterminism(Determinism.ALL));
     }
 
     /**

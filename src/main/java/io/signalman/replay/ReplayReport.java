@@ -11,10 +11,11 @@ import java.util.TreeMap;
 
 /**
  * What a replay found: how many records were read, selected and replayed, which decisions changed
- * (grouped by {@code old rule -> new rule}), which invariants broke, which rules the archive never
- * fires, and what could not be read. Passing means at least one record was replayed, nothing
- * changed, nothing broke and every record was read (a torn last line is reported but does not
- * fail). Finished and immutable: {@link ReplayTally} counts while the replay runs and makes one.
+ * (grouped by {@code old rule -> new rule}), which invariants broke, on how many records
+ * determinism was checked, which rules the archive never fires, and what could not be read.
+ * Passing means at least one record was replayed, nothing changed, nothing broke and every
+ * record was read (a torn last line is reported but does not fail). Finished and immutable:
+ * {@link ReplayTally} counts while the replay runs and makes one.
  */
 public final class ReplayReport {
 
@@ -54,13 +55,15 @@ public final class ReplayReport {
 
     /** The report's counts. */
     record Counts(long read, long records, long unchanged, long changed, long skippedTime, long skippedPack,
-                  long skippedSample, long skippedArm, long violationCount, long problemCount, long fatalProblems) {
+                  long skippedSample, long skippedArm, long violationCount, long problemCount, long fatalProblems,
+                  long determinismChecked) {
     }
 
     private final Counts counts;
     private final String candidate;
     private final String comparedWith;
     private final String selection;
+    private final Determinism determinism;
     private final double elapsedSeconds;
     private final Map<String, Long> readByArgument;
     private final List<Change> changes;
@@ -70,13 +73,14 @@ public final class ReplayReport {
     private final List<Problem> problems;
     private final List<Member> members;
 
-    ReplayReport(Counts counts, String candidate, String comparedWith, String selection, double elapsedSeconds,
-                 Map<String, Long> readByArgument, List<Change> changes, List<Group> groups, List<Violation> violations,
-                 Map<String, List<String>> neverFired, List<Problem> problems, List<Member> members) {
+    ReplayReport(Counts counts, String candidate, String comparedWith, String selection, Determinism determinism,
+                 double elapsedSeconds, Map<String, Long> readByArgument, List<Change> changes, List<Group> groups,
+                 List<Violation> violations, Map<String, List<String>> neverFired, List<Problem> problems, List<Member> members) {
         this.counts = counts;
         this.candidate = candidate;
         this.comparedWith = comparedWith;
         this.selection = selection;
+        this.determinism = determinism;
         this.elapsedSeconds = elapsedSeconds;
         this.readByArgument = java.util.Collections.unmodifiableMap(new TreeMap<>(readByArgument));
         this.changes = List.copyOf(changes);
@@ -132,6 +136,21 @@ public final class ReplayReport {
 
     public long violationCount() {
         return counts.violationCount();
+    }
+
+    /** Records decided a second time to check determinism: every decided one, or a sample ({@link #determinism()}). */
+    public long determinismChecked() {
+        return counts.determinismChecked();
+    }
+
+    /** Which records had their determinism checked. */
+    public Determinism determinism() {
+        return determinism;
+    }
+
+    /** Records the rules decided (changed or not): those the invariants were checked on. */
+    public long decided() {
+        return counts.unchanged() + counts.changed();
     }
 
     /** Pack name to the names of its rules that no record fired. */
@@ -224,6 +243,13 @@ public final class ReplayReport {
             g.examples().forEach(c -> ex.add(changeJson(c)));
         }
         n.put("invariant_violation_count", violationCount());
+        ObjectNode det = n.putObject("determinism");
+        det.put("mode", determinism.flag());
+        if (determinism == Determinism.SAMPLE) {
+            det.put("one_in", Determinism.SAMPLE_ONE_IN);
+        }
+        det.put("checked", determinismChecked());
+        det.put("of", decided());
         ArrayNode vs = n.putArray("invariant_violations");
         for (Violation v : violations()) {
             ObjectNode o = vs.addObject();

@@ -44,6 +44,8 @@ public final class ReplayTally implements Serializable {
     private String candidate;
     private String comparedWith;
     private String selection = "every record";
+    /** Which records have their determinism checked; null until a replay says (a part made by hand, in a test). */
+    private Determinism determinism;
     private long read;
     private long records;
     private long unchanged;
@@ -53,6 +55,8 @@ public final class ReplayTally implements Serializable {
     private long skippedSample;
     private long skippedArm;
     private long violationCount;
+    /** Records whose determinism was checked (decided a second time): all, or the sample {@link Determinism} picks. */
+    private long determinismChecked;
     private long problemCount;
     private long fatalProblems;
     private double elapsedSeconds;
@@ -105,6 +109,16 @@ public final class ReplayTally implements Serializable {
         return kept == null || kept.wants(position);
     }
 
+    /** One record decided a second time, by the invariants that do ({@link io.signalman.engine.Invariant#decidesAgain}). */
+    void determinismChecked() {
+        determinismChecked++;
+    }
+
+    /** Which records this replay checks determinism on. */
+    void determinism(Determinism d) {
+        determinism = d;
+    }
+
     void violation(long position, ReplayReport.Violation v) {
         violationCount++;
         violations.computeIfAbsent(v.pack() + "\u0000" + v.invariant(), k -> new Firsts<>(ReplayReport.VIOLATIONS)).offer(position, v);
@@ -145,6 +159,7 @@ public final class ReplayTally implements Serializable {
         skippedSample += o.skippedSample;
         skippedArm += o.skippedArm;
         violationCount += o.violationCount;
+        determinismChecked += o.determinismChecked;
         problemCount += o.problemCount;
         fatalProblems += o.fatalProblems;
         o.readByArgument.forEach((k, v) -> readByArgument.merge(k, v, Long::sum));
@@ -163,6 +178,9 @@ public final class ReplayTally implements Serializable {
         candidate = candidate == null ? o.candidate : candidate;
         comparedWith = comparedWith == null ? o.comparedWith : comparedWith;
         selection = o.selection;
+        // An empty tally (a cluster job's accumulator before any share is in) does not know the
+        // mode: whichever part does says it, since every part of one replay runs the same one.
+        determinism = determinism == null ? o.determinism : determinism;
         if (o.finished) {
             mergeNeverFired(o);
         }
@@ -229,7 +247,8 @@ public final class ReplayTally implements Serializable {
         Map<String, List<String>> never = new LinkedHashMap<>();
         neverFired.forEach((pack, rules) -> never.put(pack, List.copyOf(rules)));
         return new ReplayReport(new ReplayReport.Counts(read, records, unchanged, changed, skippedTime, skippedPack, skippedSample,
-                skippedArm, violationCount, problemCount, fatalProblems), candidate, comparedWith, selection, elapsedSeconds,
+                skippedArm, violationCount, problemCount, fatalProblems, determinismChecked), candidate, comparedWith, selection,
+                determinism == null ? Determinism.SAMPLE : determinism, elapsedSeconds,
                 readByArgument, firstChanges.values(), gs, all.values().stream().flatMap(List::stream).toList(), never,
                 problems.values(), members);
     }

@@ -39,7 +39,7 @@ public final class Replayer {
         this.progress = progress;
     }
 
-    /** Every record of the archive, on every core. */
+    /** Every record of the archive, on every core, determinism checked on a sample ({@link ReplayRequest#of}). */
     public ReplayReport replay(Archive archive) {
         return run(ReplayRequest.of(candidate, archive).withBaseline(baseline)
                 .withListener(progress == null ? null : new PlainProgress(progress)));
@@ -65,7 +65,7 @@ public final class Replayer {
         List<RecordReplay> parts = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < request.threads(); i++) {
-            RecordReplay part = new RecordReplay(bundles, request.selection(), request.observer());
+            RecordReplay part = new RecordReplay(bundles, request.selection(), request.observer(), request.determinism());
             parts.add(part);
             Thread t = new Thread(() -> work(queue, part, failure), "signalman-replay-" + i);
             t.setDaemon(true);
@@ -95,6 +95,7 @@ public final class Replayer {
         request.archive().files().forEach(f -> total.covers(f.index()));
         total.describe(request.candidate().revision(), request.baseline() == null ? "the recorded decisions"
                 : "rules " + request.baseline().revision(), request.selection().describe());
+        total.determinism(request.determinism());
         total.finish(request.candidate());
         total.elapsedSeconds((System.nanoTime() - start) / 1e9);
         return total;

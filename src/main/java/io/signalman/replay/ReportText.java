@@ -40,6 +40,10 @@ final class ReportText {
         if (r.violationCount() > shown.size()) {
             sb.append("    (the first ").append(ReplayReport.VIOLATIONS).append(" of each invariant are shown)\n");
         }
+        sb.append("  determinism checked on ").append(r.determinismChecked()).append(" of ").append(r.decided())
+                .append(" records").append(r.determinism() == Determinism.ALL ? " (every record)"
+                        : " (1 in " + Determinism.SAMPLE_ONE_IN + ", by archive position; --determinism all checks every one)")
+                .append('\n');
         long never = r.neverFired().values().stream().mapToLong(List::size).sum();
         sb.append("  rules never fired: ").append(never == 0 ? "none" : String.valueOf(never)).append('\n');
         r.neverFired().forEach((pack, rules) -> rules.forEach(x -> sb.append("    ").append(pack).append(": \"").append(x)

@@ -119,6 +119,11 @@ final class Comparison<I, D> implements Runnable {
             t.diverged.increment();
             t.diverged(pack.name(), ruleName(live), ruleName(candidate), () -> example(liveOut, candidateOut, diff));
         }
+        // Every invariant on every comparison, determinism included (replay samples it: see
+        // replay.Determinism). Here a broken invariant can stop the trial (its stop limits say),
+        // and in a canary the candidate answers clients: a sample would let it keep answering
+        // after the decision that should have stopped it. The cost is the trial's own, on its
+        // workers, off the request path.
         for (Invariant<I, D> inv : pack.invariants()) {
             Optional<String> broken;
             try {

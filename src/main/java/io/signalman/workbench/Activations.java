@@ -11,7 +11,9 @@ import io.signalman.people.People;
 import io.signalman.people.Principal;
 import io.signalman.replay.Accept;
 import io.signalman.replay.Archive;
+import io.signalman.replay.Determinism;
 import io.signalman.replay.ReplayReport;
+import io.signalman.replay.ReplayRequest;
 import io.signalman.replay.Replayer;
 import io.signalman.replay.Selection;
 import java.io.IOException;
@@ -126,9 +128,13 @@ final class Activations {
         return written;
     }
 
+    /**
+     * Every record checked for determinism: what this replay finds changed is written into the
+     * golden history as the truth, which a rule that decides one record two ways must never be.
+     */
     private ReplayReport replayGolden(RuleBundle candidate) {
         try {
-            return new Replayer(candidate, null, null).replay(Archive.read(List.of(fixtures)));
+            return Replayer.run(ReplayRequest.of(candidate, Archive.read(List.of(fixtures))).withDeterminism(Determinism.ALL));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the golden history", e);
         }

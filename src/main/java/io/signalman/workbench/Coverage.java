@@ -39,6 +39,7 @@ final class Coverage {
                 return Map.of();
             }
             try {
+                // Only the rules it fires are read: determinism on the default sample costs least.
                 return new Replayer(b, null, null).replay(Archive.read(List.of(fixtures))).neverFired();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

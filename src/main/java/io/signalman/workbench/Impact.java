@@ -128,6 +128,9 @@ final class Impact implements AutoCloseable {
         job.records.set(0);
         int threads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         ImpactWords words = new ImpactWords(ChangedRules.of(live, draft));
+        // Determinism on a sample (ReplayRequest.of's default): impact previews a draft, it accepts
+        // nothing; activating the draft goes through the gate, which checks every record. The
+        // live-alone pass is read only for the rules it fires.
         ReplayReport diff = Replayer.run(ReplayRequest.of(draft, archive).withBaseline(live).withSelection(selection)
                 .withThreads(threads).withListener(listener(job, 0)).withObserver(words));
         ReplayReport liveAlone = Replayer.run(ReplayRequest.of(live, archive).withSelection(selection).withThreads(threads)

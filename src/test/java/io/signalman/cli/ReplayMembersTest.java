@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code replay --members}: the archive replayed as a Hazelcast Jet job over two
  * {@code serve --cluster} nodes on 127.0.0.1 gives the report one machine gives, with both
- * members' shares listed.
+ * members' shares listed: the same records sampled for determinism, and {@code --determinism}
+ * carried to every member.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ReplayMembersTest {
@@ -50,11 +51,14 @@ class ReplayMembersTest {
             }
             Path single = dir.resolve("single.json");
             Path spread = dir.resolve("cluster.json");
+            Path everyRecord = dir.resolve("cluster-all.json");
 
             CliRunner.Result one = CliRunner.run("replay", "--quiet", "--rules", rules.toString(), "--report", single.toString(),
                     archive);
             CliRunner.Result two = CliRunner.run("replay", "--members", String.join(",", members), "--rules", rules.toString(),
                     "--report", spread.toString(), archive);
+            CliRunner.Result all = CliRunner.run("replay", "--members", String.join(",", members), "--rules", rules.toString(),
+                    "--determinism", "all", "--report", everyRecord.toString(), archive);
 
             assertEquals(1, one.code(), one.out() + one.err());
             assertEquals(1, two.code(), two.out() + two.err());
@@ -71,6 +75,15 @@ class ReplayMembersTest {
             assertEquals(Set.copyOf(members), seen);
             assertEquals(clustered.get("records").asLong(), shared);
             assertEquals(withoutTimes(Json.parse(Files.readAllBytes(single))), withoutTimes(clustered));
+            // The default sample goes by archive position, so the members checked the records one machine checks (the
+            // reports are equal, determinism included); --determinism all reached both members.
+            JsonNode sampled = clustered.get("determinism");
+            assertEquals("sample", sampled.get("mode").asText());
+            assertTrue(sampled.get("checked").asLong() < sampled.get("of").asLong(), sampled.toString());
+            assertEquals(1, all.code(), all.out() + all.err());
+            JsonNode checkedAll = Json.parse(Files.readAllBytes(everyRecord)).get("determinism");
+            assertEquals("all", checkedAll.get("mode").asText());
+            assertEquals(clustered.get("records").asLong(), checkedAll.get("checked").asLong(), checkedAll.toString());
         } finally {
             nodes.forEach(ServeProcess::close);
         }

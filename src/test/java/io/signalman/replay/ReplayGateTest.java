@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The gate's refusals lead with the real reason: invariant violations first, {@code --accept}
- * suggested only where accepting would pass, paths as the user types them.
+ * suggested only where accepting would pass, paths as the user types them. The gate checks
+ * determinism on every record, never on the sample a replay checks by default.
  */
 class ReplayGateTest {
 
@@ -57,6 +58,33 @@ class ReplayGateTest {
         assertTrue(errors.stream().filter(e -> e.message().startsWith("the recorded decision changes"))
                 .allMatch(e -> e.message().contains("refuses while an invariant breaks")), errors.toString());
         assertTrue(errors.stream().noneMatch(e -> e.message().contains("record it with")), errors.toString());
+    }
+
+    @Test
+    void theGateChecksDeterminismOnEveryRecordOfTheHistory() throws Exception {
+        // Given the seed's golden history, far more records than one sample of 64 would check
+
+        // When the gate replays it over the seed rules
+        ReplayReport report = new ReplayGate(TestBundles.FIXTURES).replay(TestBundles.shipped());
+
+        // Then every decided record was decided a second time
+        assertTrue(report.decided() > 4 * Determinism.SAMPLE_ONE_IN, report::toText);
+        assertEquals(report.decided(), report.determinismChecked(), report::toText);
+        assertEquals(Determinism.ALL, report.determinism());
+    }
+
+    @Test
+    void aRuleThatDecidesARecordTwoWaysIsRefused() {
+        // Given a rule that decides the first message of each rule session one way and the next ones another
+        Path rules = NondeterministicRules.copy(tmp);
+
+        // When the gate replays the golden history
+        List<BundleError> errors = new ReplayGate(TestBundles.FIXTURES).check(TestBundles.compile(rules));
+
+        // Then it is refused, the broken determinism first
+        assertFalse(errors.isEmpty());
+        assertTrue(errors.get(0).message().startsWith("invariant \"" + NondeterministicRules.INVARIANT + "\" breaks: decided "),
+                errors.get(0).message());
     }
 
     @Test

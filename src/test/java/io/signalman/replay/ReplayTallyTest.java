@@ -24,13 +24,38 @@ class ReplayTallyTest {
         assertEquals(1, merged.unchanged());
         assertEquals(1, merged.changed());
         assertEquals(2, merged.violationCount(), "a violation counted by one part survives the merge");
+        assertEquals(3, merged.determinismChecked(), "the records whose determinism each part checked add up");
         assertEquals(2, merged.problemCount());
         assertEquals(one.report().toJson(), merged.toJson());
     }
 
-    /** One thread's share: a record changed (file 0) or unchanged (file 1), a skipped one, a violation, a problem. */
+    @Test
+    void theDeterminismModeOfTheSharesSurvivesAMergeIntoAnEmptyTally() {
+        // Given a cluster job's accumulator, which starts empty, and a member's share that checked every record
+        ReplayTally accumulator = new ReplayTally();
+        ReplayTally share = part(0);
+        share.determinism(Determinism.ALL);
+
+        // When the share is merged in
+        accumulator.merge(share);
+
+        // Then the report says every record was checked, with the share's count
+        ReplayReport r = accumulator.report();
+        assertEquals(Determinism.ALL, r.determinism());
+        assertEquals(1, r.determinismChecked());
+        assertEquals("all", r.toJson().path("determinism").path("mode").asText());
+        assertEquals(1, r.toJson().path("determinism").path("checked").asLong());
+    }
+
+    /**
+     * One thread's share: a record changed (file 0) or unchanged (file 1), a skipped one, a
+     * violation, a problem, and determinism checked on one record (two in file 1's share).
+     */
     private static ReplayTally part(int file) {
         ReplayTally t = new ReplayTally();
+        for (int i = 0; i <= file; i++) {
+            t.determinismChecked();
+        }
         long at = Firsts.position(file, 1);
         t.selected(Selection.Skip.NONE);
         t.selected(Selection.Skip.SAMPLE);

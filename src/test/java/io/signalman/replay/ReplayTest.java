@@ -27,9 +27,12 @@ class ReplayTest {
     static Path tmp;
     private static Path changedRules;
     private static RuleBundle changed;
+    /** Rules that decide a record two ways (see {@link NondeterministicRules}): compiled by each command that reads them. */
+    private static Path twoWaysRules;
 
     @BeforeAll
     static void changeOneRule() {
+        twoWaysRules = NondeterministicRules.copy(tmp.resolve("two-ways"));
         changedRules = TestBundles.copyOfRules(tmp.resolve("changed"));
         TestBundles.edit(changedRules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
                 "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
@@ -137,5 +140,88 @@ class ReplayTest {
         assertEquals("critical", v.minimal().path("envelope").path("priority").asText());
         assertFalse(v.minimal().has("id") || v.minimal().has("payload"), "shrunk to what matters: " + v.minimal());
         assertEquals("", v.minimal().path("subtype").asText("not shrunk"));
+    }
+
+    @Test
+    void determinismAllCatchesARecordDecidedTwoWaysThatTheDefaultSampleSkips() throws Exception {
+        // Given rules whose first decision differs from the next ones, one replaying thread (so the
+        // record decided two ways is line 1), and a sample that does not pick line 1
+        assertFalse(Determinism.SAMPLE.checks(Firsts.position(0, 1)));
+        Path report = tmp.resolve("determinism-all.json");
+        String violation = NondeterministicRules.INVARIANT + " (broker) at " + HISTORY + ":1: decided ";
+
+        // When the history is replayed with --determinism all, then with the default
+        CliRunner.Result all = CliRunner.run("replay", "--quiet", "--threads", "1", "--determinism", "all", "--rules",
+                twoWaysRules.toString(), "--report", report.toString(), HISTORY.toString());
+        CliRunner.Result sample = CliRunner.run("replay", "--quiet", "--threads", "1", "--rules", twoWaysRules.toString(),
+                HISTORY.toString());
+
+        // Then all breaks determinism at line 1 and says it checked every record; the sample does not
+        assertEquals(1, all.code(), all.out() + all.err());
+        assertTrue(all.out().contains(violation), all.out());
+        assertTrue(all.out().contains("determinism checked on 364 of 364 records (every record)\n"), all.out());
+        var json = Json.parse(Files.readAllBytes(report)).get("determinism");
+        assertEquals("all", json.get("mode").asText());
+        assertEquals(364, json.get("checked").asLong());
+        assertEquals(364, json.get("of").asLong());
+        assertFalse(json.has("one_in"), json.toString());
+        assertFalse(sample.out().contains(violation), sample.out());
+    }
+
+    @Test
+    void byDefaultTheReportSaysOnHowManyRecordsOfTheSampleDeterminismWasChecked() throws Exception {
+        // Given the records of the history whose position the sample picks
+        long picked = java.util.stream.IntStream.rangeClosed(1, 364)
+                .filter(line -> Determinism.SAMPLE.checks(Firsts.position(0, line))).count();
+        Path report = tmp.resolve("determinism-sample.json");
+
+        // When it is replayed without --determinism
+        CliRunner.Result r = CliRunner.run("replay", "--quiet", "--rules", TestBundles.RULES.toString(), "--report",
+                report.toString(), HISTORY.toString());
+
+        // Then the text and the JSON count those records, of every record decided
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(picked > 0 && picked < 364 / 16, "picked " + picked);
+        assertTrue(r.out().contains("determinism checked on " + picked + " of 364 records (1 in 64, by archive position;"
+                + " --determinism all checks every one)\n"), r.out());
+        var json = Json.parse(Files.readAllBytes(report)).get("determinism");
+        assertEquals("sample", json.get("mode").asText());
+        assertEquals(64, json.get("one_in").asInt());
+        assertEquals(picked, json.get("checked").asLong());
+        assertEquals(364, json.get("of").asLong());
+    }
+
+    @Test
+    void acceptChecksDeterminismOnEveryRecordAndWillNotBeToldToSample() throws Exception {
+        // Given a copy of the history, and rules that decide a record the sample skips two ways
+        Path archive = tmp.resolve("accept-two-ways/history.jsonl");
+        Files.createDirectories(archive.getParent());
+        Files.copy(HISTORY, archive);
+
+        // When the changes are accepted, by default and then asking for the sample
+        CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--threads", "1", "--rules", twoWaysRules.toString(),
+                "--accept", archive.toString());
+        CliRunner.Result sampled = CliRunner.run("replay", "--rules", twoWaysRules.toString(), "--accept", "--determinism",
+                "sample", archive.toString());
+
+        // Then the broken determinism refuses the accept and nothing is written; sampling is a usage error
+        assertEquals(1, accepted.code(), accepted.out() + accepted.err());
+        assertTrue(accepted.out().contains(NondeterministicRules.INVARIANT + " (broker) at " + archive + ":1"), accepted.out());
+        assertTrue(accepted.err().contains("not accepting: the candidate rules break invariants"), accepted.err());
+        assertEquals(Files.readString(HISTORY), Files.readString(archive));
+        assertEquals(2, sampled.code(), sampled.err());
+        assertTrue(sampled.err().contains("--accept checks determinism on every record: leave out --determinism sample"),
+                sampled.err());
+    }
+
+    @Test
+    void determinismTakesAllOrSampleAndTheHelpSaysSo() {
+        CliRunner.Result wrong = CliRunner.run("replay", "--determinism", "some", HISTORY.toString());
+        CliRunner.Result help = CliRunner.run("replay", "--help");
+
+        assertEquals(2, wrong.code());
+        assertTrue(wrong.err().contains("--determinism must be all or sample, not \"some\""), wrong.err());
+        assertTrue(help.out().contains("[--determinism all|sample (sample: determinism checked on 1 record in 64; --accept: all)]"),
+                help.out());
     }
 }

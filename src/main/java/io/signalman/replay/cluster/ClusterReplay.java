@@ -7,6 +7,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import io.signalman.cluster.Cluster;
+import io.signalman.replay.Determinism;
 import io.signalman.replay.ReplayReport;
 import io.signalman.replay.ReplayTally;
 import io.signalman.replay.Selection;
@@ -28,9 +29,11 @@ public final class ClusterReplay {
 
     /**
      * @param baseline the baseline rules folder, or null to compare with the recorded decisions
+     * @param determinism which records every member checks determinism on (it travels in the job's spec)
      * @throws IllegalStateException when the job failed or its result does not cover every file
      */
-    public static ReplayReport run(List<String> members, Path rules, Path baseline, List<Path> archive, Selection selection) {
+    public static ReplayReport run(List<String> members, Path rules, Path baseline, List<Path> archive, Selection selection,
+                                   Determinism determinism) {
         long start = System.nanoTime();
         HazelcastInstance client = HazelcastClient.newHazelcastClient(clientConfig(members));
         try {
@@ -41,7 +44,7 @@ public final class ClusterReplay {
                 config.attachDirectory(baseline.toAbsolutePath().toFile(), ReplayJob.BASELINE);
             }
             ReplayJob.Spec spec = new ReplayJob.Spec(archive.stream().map(p -> p.toAbsolutePath().normalize().toString()).toList(),
-                    selection, baseline != null);
+                    selection, baseline != null, determinism);
             Job job = client.getJet().newJob(ReplayJob.pipeline(spec, result), config);
             job.join();
             IList<ReplayTally> out = client.getList(result);

@@ -6,6 +6,7 @@ import com.hazelcast.jet.pipeline.BatchSource;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.jet.pipeline.SourceBuilder;
+import io.signalman.replay.Determinism;
 import io.signalman.replay.ReplayTally;
 import io.signalman.replay.Selection;
 import java.io.Serializable;
@@ -27,8 +28,10 @@ final class ReplayJob {
      * What every member needs besides the shipped rules.
      *
      * @param archive absolute paths of the archive's files and folders, readable by every member
+     * @param determinism which records have their determinism checked: the same on every member,
+     *                    and, as the sample goes by archive position, the same records as one machine
      */
-    record Spec(List<String> archive, Selection selection, boolean baseline) implements Serializable {
+    record Spec(List<String> archive, Selection selection, boolean baseline, Determinism determinism) implements Serializable {
     }
 
     private ReplayJob() {

@@ -46,7 +46,7 @@ final class ReplayShare {
             mine.add(i);
         }
         ReplayTally report = Replayer.tally(new ReplayRequest(candidate, baseline, all.only(mine), spec.selection(),
-                Runtime.getRuntime().availableProcessors(), ReplayListener.NONE));
+                Runtime.getRuntime().availableProcessors(), ReplayListener.NONE, spec.determinism()));
         report.shareOf(all.files().size());
         Address me = context.hazelcastInstance().getCluster().getLocalMember().getAddress();
         report.sharedBy(me.getHost() + ":" + me.getPort());
