@@ -161,6 +161,7 @@ final class PackBuild {
         }
         warnings.addAll(index.warnings());
         warnings.addAll(def.lintWarnings(index.rules(), reference));
+        warnings.addAll(ReferenceOnlyLint.check(index.parsed(), reference));
         return new CompiledPack(def, kieBase, index.parsed(), reference);
     }
 
