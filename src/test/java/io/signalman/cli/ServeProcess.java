@@ -53,9 +53,10 @@ final class ServeProcess implements AutoCloseable {
 
     /** The same, printing to {@code log} (outside the data folder, when that is a disk the test fills). */
     static ServeProcess launch(Path data, Path log, Map<String, String> env, List<String> jvm, String... args) {
-        // C1 only: a test's server lives seconds, and C2's compiling was 40% of its start's CPU.
+        // C1 only: a test's server lives seconds, and C2's compiling was 40% of its start's CPU. The serial
+        // collector: a 256 MB heap needs no GC threads of its own on a machine the suite keeps busy.
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         cmd.addAll(jvm);
         String cache = TestBundles.compiledCacheOption().strip();
         if (!cache.isEmpty()) {
