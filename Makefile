@@ -115,14 +115,7 @@ seed-bundle:
 
 ## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
 format-check:
-	@bad=$$(git ls-files -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' '*.yaml' 'Makefile' | while read -r f; do \
-	  [ -f "$$f" ] || continue; \
-	  if grep -q $$'\r' "$$f"; then echo "$$f: CRLF line endings"; fi; \
-	  if [ -s "$$f" ] && [ -n "$$(tail -c1 "$$f")" ]; then echo "$$f: no final newline"; fi; \
-	  case "$$f" in *.java) if grep -qP '\t' "$$f"; then echo "$$f: tab indentation"; fi;; esac; \
-	  case "$$f" in *.jsonl) ;; *) if grep -qE ' +$$' "$$f"; then echo "$$f: trailing whitespace"; fi;; esac; \
-	done); \
-	if [ -n "$$bad" ]; then echo "$$bad"; echo "format-check: fix the files above (see .editorconfig)"; exit 1; fi
+	@git ls-files -z -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' '*.yaml' 'Makefile' | xargs -0 perl tools/format-check.pl
 
 clean:
 	$(MVN) clean
