@@ -7,8 +7,10 @@ import io.signalman.http.ServerConfig;
 import io.signalman.packs.Packs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -126,6 +128,26 @@ public final class TestBundles {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The 1-based line of the first line of {@code file} that contains {@code text}; failing, with the
+     * file's lines, when none does (the line a test expects an error at is read from the file it
+     * edited, so an edit of the seed does not silently move it).
+     */
+    public static int lineOf(Path file, String text) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError(file + " has no line containing " + text + ":\n" + String.join("\n", lines));
     }
 
     /**

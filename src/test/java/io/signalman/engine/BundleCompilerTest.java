@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import static io.signalman.TestBundles.lineOf;
 import static io.signalman.TestBundles.copyOfRules;
 import static io.signalman.TestBundles.edit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,12 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.signalman.packs.Packs;
 import io.signalman.broker.BrokerMessage;
 import io.signalman.broker.RouteDecision;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -287,17 +285,6 @@ class BundleCompilerTest {
         return errors.get(0);
     }
 
-    /** The 1-based line of the first occurrence of {@code needle} in the file. */
-    private static int lineOf(Path file, String needle) throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(needle)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(file + " has no line containing " + needle + ":\n"
-                + lines.stream().collect(Collectors.joining("\n")));
-    }
 
     private static BrokerMessage trade() {
         return new BrokerMessage(null, new BrokerMessage.Envelope("foresight", "normal"), "event", "trade.entry", null);

@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -352,13 +353,4 @@ class BundleCompilerUnitsTest {
         }
     }
 
-    private static int lineOf(Path file, String needle) throws IOException {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(needle)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(file + " has no line containing " + needle);
-    }
 }

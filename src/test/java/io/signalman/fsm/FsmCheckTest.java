@@ -1,5 +1,6 @@
 package io.signalman.fsm;
 
+import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +9,6 @@ import io.signalman.TestBundles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,15 +29,6 @@ class FsmCheckTest {
         }
     }
 
-    private static int lineOf(Path file, String text) throws Exception {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(text)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(text + " not in " + file);
-    }
 
     @Test
     void aTransitionToAnUndeclaredStateIsAnErrorAtItsRule() throws Exception {

@@ -1,5 +1,6 @@
 package io.signalman.workbench;
 
+import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -431,15 +432,6 @@ class WorkbenchBrowserTest {
         assertEquals(Boolean.TRUE, ok, "the editor shows " + from);
     }
 
-    private static int lineOf(Path file, String text) throws Exception {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(text)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(file + " has no line " + text);
-    }
 
     private static JsonNode route(String body) throws Exception {
         HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/broker/route"))
