@@ -1,5 +1,6 @@
 package io.signalman;
 
+import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
@@ -76,6 +77,16 @@ public final class TestBundles {
             return Packs.compiler().compile(BundleFiles.read(rules));
         } catch (BundleException e) {
             throw new AssertionError("bundle " + rules + " does not compile: " + e.errors(), e);
+        }
+    }
+
+    /** The errors compiling {@code rules} gives: none when it compiles. */
+    public static List<BundleError> compileErrors(Path rules) {
+        try {
+            Packs.compiler().compile(BundleFiles.read(rules));
+            return List.of();
+        } catch (BundleException e) {
+            return e.errors();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import static io.signalman.TestBundles.compileErrors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,21 +18,12 @@ class LintTest {
     @TempDir
     Path tmp;
 
-    private List<BundleError> errors(Path rules) throws Exception {
-        try {
-            Packs.compiler().compile(BundleFiles.read(rules));
-            return List.of();
-        } catch (BundleException e) {
-            return e.errors();
-        }
-    }
-
     @Test
     void aRuleWhoseAgendaGroupIsNotOneOfItsPacksTiersIsRefusedNamingThem() throws Exception {
         Path rules = TestBundles.copyOfRules(tmp);
         TestBundles.edit(rules.resolve("signals/plugins.drl"), "agenda-group \"plugin\"", "agenda-group \"plugins\"");
 
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
         assertEquals("signals/plugins.drl", errors.get(0).file());
@@ -66,7 +58,7 @@ class LintTest {
                 end
                 """);
 
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
         assertTrue(errors.get(0).message().contains("can never fire: \"everything else goes to the sender's manager\""));
@@ -92,7 +84,7 @@ class LintTest {
                 end
                 """);
 
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
 
         assertTrue(errors.size() >= 9, errors.toString());
         assertTrue(errors.stream().allMatch(e -> e.message().contains("\"every signal continues\"")));
@@ -104,7 +96,7 @@ class LintTest {
         Path rules = TestBundles.copyOfRules(tmp);
         TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"vp-trading\")", "decide.primary(\"vp-tradng\")");
 
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
         assertTrue(errors.get(0).message().endsWith("sends to \"vp-tradng\", which has no card in broker/org-chart.json; "
@@ -113,6 +105,6 @@ class LintTest {
 
     @Test
     void theShippedRulesHaveNoShadowedRuleAndNoUnknownRecipient() throws Exception {
-        assertEquals(List.of(), errors(TestBundles.RULES));
+        assertEquals(List.of(), compileErrors(TestBundles.RULES));
     }
 }

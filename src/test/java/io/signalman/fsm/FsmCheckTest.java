@@ -1,5 +1,6 @@
 package io.signalman.fsm;
 
+import static io.signalman.TestBundles.compileErrors;
 import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.engine.BundleError;
-import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,23 +20,13 @@ class FsmCheckTest {
     @TempDir
     Path tmp;
 
-    private List<BundleError> errors(Path rules) throws Exception {
-        try {
-            Packs.compiler().compile(BundleFiles.read(rules));
-            return List.of();
-        } catch (BundleException e) {
-            return e.errors();
-        }
-    }
-
-
     @Test
     void aTransitionToAnUndeclaredStateIsAnErrorAtItsRule() throws Exception {
         Path rules = TestBundles.copyOfRules(tmp);
         Path drl = rules.resolve("fsm/review-flow.drl");
         TestBundles.edit(drl, "decide.to(\"revising\");", "decide.to(\"revisng\");");
 
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
         assertEquals("fsm/review-flow.drl", errors.get(0).file());
@@ -48,7 +38,7 @@ class FsmCheckTest {
     void aTransitionRuleThatDoesNotNameItsActionIsAnError() throws Exception {
         Path rules = TestBundles.copyOfRules(tmp);
         TestBundles.edit(rules.resolve("fsm/transaction.drl"), "Action( name == \"abort\" )", "Action( )");
-        assertTrue(errors(rules).get(0).message().contains("does not name its action"), errors(rules).toString());
+        assertTrue(compileErrors(rules).get(0).message().contains("does not name its action"), compileErrors(rules).toString());
     }
 
     @Test
@@ -58,7 +48,7 @@ class FsmCheckTest {
         TestBundles.edit(drl, "agenda-group \"plugin\" activation-group \"signal-route\" salience 100",
                 "activation-group \"signal-route\" salience 100");
 
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
         assertEquals("signals/plugins.drl", errors.get(0).file());
@@ -70,7 +60,7 @@ class FsmCheckTest {
         Path rules = TestBundles.copyOfRules(tmp);
         TestBundles.edit(rules.resolve("fsm/machines.json"), "\"initial\": \"idle\", \"states\": [\"idle\", \"processing\"]",
                 "\"initial\": \"ready\", \"states\": [\"idle\", \"processing\"]");
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
         assertEquals("fsm/machines.json", errors.get(0).file());
         assertEquals(4, errors.get(0).line());
     }
