@@ -72,6 +72,19 @@ public final class TestBundles {
         return ServerConfig.defaults().withPort(0).withRules(RULES).withFixtures(FIXTURES);
     }
 
+    /**
+     * A server on a free port serving a copy of the seed bundle a test may change (through the
+     * workbench, a reload or its files): the rules in {@code dir}/rules, the history its gate
+     * replays in {@code dir}/fixtures, its data in {@code dir}/data. The rules are only read when the
+     * server starts, so a test may still edit {@code rules()} before.
+     */
+    public static ServerConfig editableSeedServer(Path dir) {
+        Path rules = copyOfRules(dir);
+        copyTree(FIXTURES, dir.resolve("fixtures"));
+        return ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
+                .withData(dir.resolve("data"));
+    }
+
     public static RuleBundle compile(Path rules) {
         try {
             return Packs.compiler().compile(BundleFiles.read(rules));

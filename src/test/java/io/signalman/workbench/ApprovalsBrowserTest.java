@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.http.ServerConfig;
+import io.signalman.http.TestServer;
 import io.signalman.people.HashCost;
 import io.signalman.people.PeopleConfig;
 import io.signalman.people.Principal;
@@ -16,7 +16,7 @@ import java.util.EnumSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -33,9 +33,10 @@ class ApprovalsBrowserTest {
     private static final String RULE = "critical messages go to openclaw and knox";
     private static final String ADDED = "    // checked with the desk";
 
-    @TempDir
-    static Path dir;
-    private static Server server;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(dir -> Server.start(TestBundles.editableSeedServer(dir)
+            .withAdminToken("approvals-browser-admin-token")
+            .withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1)))));
     private static Browser browser;
     private static String ana;
     private static String bo;
@@ -43,25 +44,17 @@ class ApprovalsBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken("approvals-browser-admin-token")
-                .withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1))));
         Principal admin = Principal.bootstrap("admin");
-        ana = server.people().addUser("ana", EnumSet.of(Role.AUTHOR), admin).token();
-        bo = server.people().addUser("bo", EnumSet.of(Role.APPROVER), admin).token();
-        cy = server.people().addUser("cy", EnumSet.of(Role.OPERATOR), admin).token();
-        browser = new Browser(dir.resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
+        ana = server.server().people().addUser("ana", EnumSet.of(Role.AUTHOR), admin).token();
+        bo = server.server().people().addUser("bo", EnumSet.of(Role.APPROVER), admin).token();
+        cy = server.server().people().addUser("cy", EnumSet.of(Role.OPERATOR), admin).token();
+        browser = new Browser(server.dir().resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
     }
 
     @AfterAll
     static void stop() {
         if (browser != null) {
             browser.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 

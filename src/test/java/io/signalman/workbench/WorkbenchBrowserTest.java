@@ -10,6 +10,7 @@ import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.http.TestServer;
 import io.signalman.json.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +23,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
@@ -56,32 +57,29 @@ class WorkbenchBrowserTest {
             + "\"type\": \"event\", \"subtype\": \"trade.executed\", \"payload\": {}}";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    @TempDir
-    static Path dir;
-    private static Server server;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(dir -> {
+        ServerConfig config = TestBundles.editableSeedServer(dir).withAdminToken(TOKEN);
+        Files.copy(Path.of("src/test/resources/workbench/rule-named-like-html.drl"),
+                config.rules().resolve("broker/rule-named-like-html.drl"));
+        Files.copy(Path.of("src/test/resources/workbench/trades-scenario.yaml"),
+                config.rules().resolve("broker/scenarios/trades.yaml"));
+        WorkbenchApiTest.useModelWeightsTable(config.rules());
+        return Server.start(config, new WorkbenchOptions(null, "analyst-ana"));
+    });
     private static Browser browser;
     private static String base;
 
     @BeforeAll
     static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir);
-        Files.copy(Path.of("src/test/resources/workbench/rule-named-like-html.drl"), rules.resolve("broker/rule-named-like-html.drl"));
-        Files.copy(Path.of("src/test/resources/workbench/trades-scenario.yaml"), rules.resolve("broker/scenarios/trades.yaml"));
-        WorkbenchApiTest.useModelWeightsTable(rules);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken(TOKEN), new WorkbenchOptions(null, "analyst-ana"));
         base = "http://127.0.0.1:" + server.port();
-        browser = new Browser(dir.resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
+        browser = new Browser(server.dir().resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
     }
 
     @AfterAll
     static void stop() {
         if (browser != null) {
             browser.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 
@@ -91,9 +89,9 @@ class WorkbenchBrowserTest {
         for (int i = 0; i < 3; i++) {
             assertEquals("vp-trading", route(TRADE).path("primary_recipients").path(0).asText());
         }
-        Await.until(Duration.ofSeconds(10), "the decision log to be written", () -> server.decisionLog().written() >= 3);
+        Await.until(Duration.ofSeconds(10), "the decision log to be written", () -> server.server().decisionLog().written() >= 3);
 
-        int scenarioCount = WorkbenchApiTest.scenarioCount(server.engine().rulesDir());
+        int scenarioCount = WorkbenchApiTest.scenarioCount(server.server().engine().rulesDir());
 
         // The rules as they run; the rule named like HTML is text, and nothing ran.
         browser.driver.get(base + "/workbench/");
@@ -129,7 +127,7 @@ class WorkbenchBrowserTest {
         String gridDraft = (String) browser.js("return arguments[0].value", browser.driver.findElement(By.id("suite-draft")));
         browser.waitForText(By.cssSelector("#tables table.decision-table tr[data-line='11']"), "0.40");
         String csv = draftFile(gridDraft, "dispatch/model.csv");
-        String liveCsv = Files.readString(server.engine().rulesDir().resolve("dispatch/model.csv"));
+        String liveCsv = Files.readString(server.server().engine().rulesDir().resolve("dispatch/model.csv"));
         assertEquals(liveCsv.replace("complex\",,200,,,,,,0.35", "complex\",,200,,,,,,0.40"), csv, "only the edited cell changed");
 
         // A draft of the live rules ("New draft" says at once that it is working); the broker's routing opens.
@@ -144,7 +142,7 @@ class WorkbenchBrowserTest {
         assertEquals("", browser.driver.findElement(By.id("draft-working")).getText());
 
         // A typo: the error is shown at its line, in the list and in the editor's gutter.
-        int line = lineOf(server.engine().rulesDir().resolve("broker/routing.drl"), LIVE_LINE);
+        int line = lineOf(server.server().engine().rulesDir().resolve("broker/routing.drl"), LIVE_LINE);
         replaceInEditor(LIVE_LINE, TYPO_LINE);
         click(By.id("draft-save"));
         browser.waitForText(By.id("check-status"), "does not compile");
@@ -241,7 +239,7 @@ class WorkbenchBrowserTest {
         JsonNode d = route(TRADE);
         assertEquals("[\"cfo\"]", Json.write(d.get("primary_recipients")), Json.write(d));
         assertEquals("trade messages go to VP Trading", d.get("rule").asText());
-        assertTrue(Files.readString(server.engine().rulesDir().resolve("broker/routing.drl")).contains(FIXED_LINE));
+        assertTrue(Files.readString(server.server().engine().rulesDir().resolve("broker/routing.drl")).contains(FIXED_LINE));
         JsonNode rec = lastActivation();
         assertEquals("analyst-ana", rec.get("who").asText());
         assertEquals("Trades go to the CFO from today (finance reorg)", rec.get("note").asText());
@@ -287,14 +285,14 @@ class WorkbenchBrowserTest {
         click(By.id("activate-go"));
         browser.waitForText(By.id("draft-status"), "Activated as activation #3");
         assertEquals("[\"vp-trading\"]", Json.write(route(TRADE).get("primary_recipients")), "#1 is undone");
-        assertTrue(Files.readString(server.engine().rulesDir().resolve("dispatch/model.csv")).contains("complex\",,200,,,,,,0.40"),
+        assertTrue(Files.readString(server.server().engine().rulesDir().resolve("dispatch/model.csv")).contains("complex\",,200,,,,,,0.40"),
                 "#2 stays");
         assertEquals("draft " + revert, lastActivation().get("source").asText());
 
         // A live decision, found in the log by its id, opens in Try with its explanation and a why-not.
-        long before = server.decisionLog().written();
+        long before = server.server().decisionLog().written();
         String id = route(TRADE).get("decision_id").asText();
-        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> server.decisionLog().written() > before);
+        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> server.server().decisionLog().written() > before);
         click(By.cssSelector("#tabs button[data-tab=live]"));
         WebElement idBox = browser.driver.findElement(By.id("live-id"));
         idBox.sendKeys(id);
@@ -370,7 +368,7 @@ class WorkbenchBrowserTest {
         click(By.cssSelector("#tabs button[data-tab=trials]"));
         click(By.id("trial-abort"));
         browser.waitForText(By.id("trial-state"), "aborted");
-        assertFalse(server.trials().runningHere());
+        assertFalse(server.server().trials().runningHere());
         workbench("DELETE", "drafts/" + draft, null);
         assertNoAlert();
         assertNoPolicyViolations();
@@ -412,7 +410,7 @@ class WorkbenchBrowserTest {
     }
 
     private static JsonNode lastActivation() throws Exception {
-        List<String> audit = Files.readAllLines(dir.resolve("data/activations.jsonl"));
+        List<String> audit = Files.readAllLines(server.dir().resolve("data/activations.jsonl"));
         return Json.parse(audit.get(audit.size() - 1).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
