@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.decisionlog.FillingDisk;
+import io.signalman.datadir.FillingDisk;
 import io.signalman.replay.Archive;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
