@@ -108,6 +108,21 @@ public final class TestBundles {
         return copyOfRules(RULES, dir);
     }
 
+    /** The seed's tool route as shipped: tool messages go to the Sr. Director of Tooling. */
+    public static final String TOOL_ROUTE = "decide.primary(\"sr-director-tooling\")";
+    /** The one change of a rule the replay and reload tests make: tool messages also go to the tool smith. */
+    public static final String TOOL_ROUTE_WITH_TOOL_SMITH = "decide.primary(\"sr-director-tooling\", \"tool-smith\")";
+
+    /**
+     * A copy of the seed bundle's rules in {@code dir} with one rule changed ({@link #TOOL_ROUTE_WITH_TOOL_SMITH}):
+     * it changes the decisions of the history's tool messages and of nothing else.
+     */
+    public static Path copyOfRulesWithToolSmith(Path dir) {
+        Path rules = copyOfRules(dir);
+        edit(rules.resolve("broker/routing.drl"), TOOL_ROUTE, TOOL_ROUTE_WITH_TOOL_SMITH);
+        return rules;
+    }
+
     /** A copy of the rules folder {@code rules} in {@code dir}/rules. */
     public static Path copyOfRules(Path rules, Path dir) {
         Path target = dir.resolve("rules");

@@ -30,9 +30,7 @@ class ReplayTest {
 
     @BeforeAll
     static void changeOneRule() {
-        changedRules = TestBundles.copyOfRules(tmp.resolve("changed"));
-        TestBundles.edit(changedRules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
-                "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        changedRules = TestBundles.copyOfRulesWithToolSmith(tmp.resolve("changed"));
         changed = TestBundles.compile(changedRules);
     }
 
