@@ -6,11 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
+import io.signalman.signals.SignalTier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** Lint beyond compiling: shadowed rules and unknown recipients, each with a fix. */
 class LintTest {
@@ -18,20 +24,45 @@ class LintTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void aRuleWhoseAgendaGroupIsNotOneOfItsPacksTiersIsRefusedNamingThem() throws Exception {
+    /**
+     * One edit of a seed file that lint refuses with exactly one error, in that file, whose message
+     * matches {@code message} (a regular expression found in it): the fix it offers.
+     */
+    private record Refused(String why, String file, String from, String to, String message) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    private static final List<Refused> REFUSED = List.of(
+            new Refused("a rule whose agenda group is not one of its pack's tiers is refused naming them", "signals/plugins.drl",
+                    "agenda-group \"plugin\"", "agenda-group \"plugins\"",
+                    Pattern.quote("which pack signals never focuses; use agenda-group \"strategy\" or \"agent\" or \"plugin\"")),
+            new Refused("a recipient without a card is an error suggesting the nearest agent", "broker/routing.drl",
+                    "decide.primary(\"vp-trading\")", "decide.primary(\"vp-tradng\")",
+                    Pattern.quote("sends to \"vp-tradng\", which has no card in broker/org-chart.json; did you mean \"vp-trading\"?")
+                            + "$"));
+
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("REFUSED")
+    void aMistakeLintFindsIsOneErrorInItsFileWithTheFix(Refused c) throws Exception {
         Path rules = TestBundles.copyOfRules(tmp);
-        TestBundles.edit(rules.resolve("signals/plugins.drl"), "agenda-group \"plugin\"", "agenda-group \"plugins\"");
+        TestBundles.edit(rules.resolve(c.file()), c.from(), c.to());
 
         List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
-        assertEquals("signals/plugins.drl", errors.get(0).file());
-        String tiers = java.util.Arrays.stream(io.signalman.signals.SignalTier.values())
-                .map(t -> "\"" + t.agendaGroup() + "\"").collect(java.util.stream.Collectors.joining(" or "));
+        assertEquals(c.file(), errors.get(0).file());
+        assertTrue(Pattern.compile(c.message()).matcher(errors.get(0).message()).find(), errors.get(0).message());
+    }
+
+    @Test
+    void theSignalTiersAreNamedInTheirOrderAsTheAgendaGroupsToUse() {
+        String tiers = Arrays.stream(SignalTier.values()).map(t -> "\"" + t.agendaGroup() + "\"")
+                .collect(Collectors.joining(" or "));
+
         assertEquals("\"strategy\" or \"agent\" or \"plugin\"", tiers);
-        assertTrue(errors.get(0).message().contains("which pack signals never focuses; use agenda-group " + tiers),
-                errors.get(0).message());
     }
 
     @Test
@@ -89,18 +120,6 @@ class LintTest {
         assertTrue(errors.size() >= 9, errors.toString());
         assertTrue(errors.stream().allMatch(e -> e.message().contains("\"every signal continues\"")));
         assertTrue(errors.stream().anyMatch(e -> e.message().contains("in a tier before \"strategy\"")));
-    }
-
-    @Test
-    void aRecipientWithoutACardIsAnErrorSuggestingTheNearestAgent() throws Exception {
-        Path rules = TestBundles.copyOfRules(tmp);
-        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"vp-trading\")", "decide.primary(\"vp-tradng\")");
-
-        List<BundleError> errors = compileErrors(rules);
-
-        assertEquals(1, errors.size(), errors.toString());
-        assertTrue(errors.get(0).message().endsWith("sends to \"vp-tradng\", which has no card in broker/org-chart.json; "
-                + "did you mean \"vp-trading\"?"), errors.get(0).message());
     }
 
     @Test
