@@ -1,5 +1,6 @@
 package io.signalman;
 
+import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
@@ -7,8 +8,10 @@ import io.signalman.http.ServerConfig;
 import io.signalman.packs.Packs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -69,6 +72,19 @@ public final class TestBundles {
         return ServerConfig.defaults().withPort(0).withRules(RULES).withFixtures(FIXTURES);
     }
 
+    /**
+     * A server on a free port serving a copy of the seed bundle a test may change (through the
+     * workbench, a reload or its files): the rules in {@code dir}/rules, the history its gate
+     * replays in {@code dir}/fixtures, its data in {@code dir}/data. The rules are only read when the
+     * server starts, so a test may still edit {@code rules()} before.
+     */
+    public static ServerConfig editableSeedServer(Path dir) {
+        Path rules = copyOfRules(dir);
+        copyTree(FIXTURES, dir.resolve("fixtures"));
+        return ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
+                .withData(dir.resolve("data"));
+    }
+
     public static RuleBundle compile(Path rules) {
         try {
             return Packs.compiler().compile(BundleFiles.read(rules));
@@ -77,9 +93,34 @@ public final class TestBundles {
         }
     }
 
+    /** The errors compiling {@code rules} gives: none when it compiles. */
+    public static List<BundleError> compileErrors(Path rules) {
+        try {
+            Packs.compiler().compile(BundleFiles.read(rules));
+            return List.of();
+        } catch (BundleException e) {
+            return e.errors();
+        }
+    }
+
     /** A copy of the seed bundle's rules in {@code dir}, for tests that edit rules. */
     public static Path copyOfRules(Path dir) {
         return copyOfRules(RULES, dir);
+    }
+
+    /** The seed's tool route as shipped: tool messages go to the Sr. Director of Tooling. */
+    public static final String TOOL_ROUTE = "decide.primary(\"sr-director-tooling\")";
+    /** The one change of a rule the replay and reload tests make: tool messages also go to the tool smith. */
+    public static final String TOOL_ROUTE_WITH_TOOL_SMITH = "decide.primary(\"sr-director-tooling\", \"tool-smith\")";
+
+    /**
+     * A copy of the seed bundle's rules in {@code dir} with one rule changed ({@link #TOOL_ROUTE_WITH_TOOL_SMITH}):
+     * it changes the decisions of the history's tool messages and of nothing else.
+     */
+    public static Path copyOfRulesWithToolSmith(Path dir) {
+        Path rules = copyOfRules(dir);
+        edit(rules.resolve("broker/routing.drl"), TOOL_ROUTE, TOOL_ROUTE_WITH_TOOL_SMITH);
+        return rules;
     }
 
     /** A copy of the rules folder {@code rules} in {@code dir}/rules. */
@@ -126,6 +167,26 @@ public final class TestBundles {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The 1-based line of the first line of {@code file} that contains {@code text}; failing, with the
+     * file's lines, when none does (the line a test expects an error at is read from the file it
+     * edited, so an edit of the seed does not silently move it).
+     */
+    public static int lineOf(Path file, String text) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError(file + " has no line containing " + text + ":\n" + String.join("\n", lines));
     }
 
     /**

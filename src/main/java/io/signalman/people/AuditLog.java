@@ -123,14 +123,8 @@ public final class AuditLog {
 
     /** Forces and closes the current file. */
     public synchronized void close() {
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + file, e);
-            }
-            out = null;
-        }
+        RecordFiles.close(out, file);
+        out = null;
     }
 
     /** The current file is closed and compressed into the next {@code audit/audit-N.jsonl.gz}; the next entry starts a new one. */

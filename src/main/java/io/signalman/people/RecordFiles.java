@@ -6,6 +6,7 @@ import io.signalman.datadir.RecordLine;
 import io.signalman.datadir.Writing;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -28,6 +29,17 @@ final class RecordFiles {
             writing.registry().adding(file);
         }
         return RecordFile.open(file, writing.disk(), writing.storage(), writing.legacy().test(file));
+    }
+
+    /** Forces and closes {@code out}, the open {@code file}, unless it is null (closed already). */
+    static void close(RecordFile out, Path file) {
+        if (out != null) {
+            try {
+                out.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + file, e);
+            }
+        }
     }
 
     /** One record's JSON, or null when it is not JSON (never the case for a sealed record of ours). */

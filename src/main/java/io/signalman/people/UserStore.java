@@ -233,13 +233,7 @@ public final class UserStore {
 
     /** Forces and closes the file (a server's shutdown, the end of a CLI command). */
     public synchronized void close() {
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + file, e);
-            }
-            out = null;
-        }
+        RecordFiles.close(out, file);
+        out = null;
     }
 }

@@ -1,5 +1,6 @@
 package io.signalman.cli;
 
+import static io.signalman.TestBundles.lineOf;
 import static io.signalman.TestBundles.copyOfRules;
 import static io.signalman.TestBundles.edit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,7 +11,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -129,13 +129,4 @@ class CheckCommandTest {
         assertEquals(2, r.code(), r::toString);
     }
 
-    private static int lineOf(Path file, String needle) throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(needle)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(file + " has no line containing " + needle);
-    }
 }

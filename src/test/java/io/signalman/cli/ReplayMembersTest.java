@@ -34,9 +34,7 @@ class ReplayMembersTest {
 
     @Test
     void twoMembersMergeTheSameReportAsOneMachineAndListTheirShares() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir.resolve("candidate"));
-        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
-                "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        Path rules = TestBundles.copyOfRulesWithToolSmith(dir.resolve("candidate"));
         String archive = TestBundles.FIXTURES.toAbsolutePath().toString();
         List<String> members = List.of("127.0.0.1:" + TestBundles.freePort(), "127.0.0.1:" + TestBundles.freePort());
         List<ServeProcess> nodes = new ArrayList<>();

@@ -60,31 +60,15 @@ class RecordFileTest {
     @Test
     void aWriteTheDiskTakesOnlyPartOfIsCutBackAndReportedAsAnOutage() throws Exception {
         Path f = dir.resolve("journal-1.jsonl");
-        boolean[] full = {false};
-        Disk halfFull = new Disk() {
-            @Override
-            public void write(Path file, FileChannel channel, ByteBuffer bytes) throws IOException {
-                if (full[0]) {
-                    bytes.limit(bytes.position() + bytes.remaining() / 2);
-                    Disk.REAL.write(file, channel, bytes);
-                    throw new IOException("No space left on device");
-                }
-                Disk.REAL.write(file, channel, bytes);
-            }
-
-            @Override
-            public void force(Path file, FileChannel channel, boolean metadata) throws IOException {
-                Disk.REAL.force(file, channel, metadata);
-            }
-        };
+        FillingDisk halfFull = new FillingDisk();
         Storage storage = new Storage(halfFull);
         try (RecordFile file = RecordFile.open(f, halfFull, storage, false)) {
             file.append(json(1), false);
-            full[0] = true;
+            halfFull.full = true;
             assertThrows(StorageUnavailable.class, () -> file.append(json(2), false));
             assertFalse(storage.available());
             assertEquals(RecordLine.seal(json(1)).length, Files.size(f), "the half-written record was cut back at once");
-            full[0] = false;
+            halfFull.full = false;
             file.append(json(3), false);
         }
         assertEquals(List.of(1, 3), numbers(f));

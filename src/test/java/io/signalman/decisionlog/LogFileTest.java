@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.signalman.datadir.Disk;
 import io.signalman.datadir.FileRegistry;
+import io.signalman.datadir.FillingDisk;
 import io.signalman.replay.Archive;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,32 +27,16 @@ class LogFileTest {
 
     @Test
     void rollsPastItsSizeAndCutsAHalfWrittenBatchBackBeforeTheNextWrite() throws Exception {
-        boolean[] refuse = {false};
-        Disk halfFull = new Disk() {
-            @Override
-            public void write(Path f, FileChannel channel, ByteBuffer bytes) throws IOException {
-                if (refuse[0]) {
-                    bytes.limit(bytes.position() + bytes.remaining() / 2);
-                    Disk.REAL.write(f, channel, bytes);
-                    throw new IOException("No space left on device");
-                }
-                Disk.REAL.write(f, channel, bytes);
-            }
-
-            @Override
-            public void force(Path f, FileChannel channel, boolean metadata) throws IOException {
-                Disk.REAL.force(f, channel, metadata);
-            }
-        };
+        FillingDisk halfFull = new FillingDisk();
         List<String> ids = new ArrayList<>();
         try (RollCompressor compressor = new RollCompressor(FileRegistry.NONE)) {
             LogFile file = new LogFile(dir, halfFull, FileRegistry.NONE, compressor, 1_000);
             for (int i = 0; i < 30; i++) {
                 List<byte[]> batch = batch(i);
                 if (i % 7 == 3) {
-                    refuse[0] = true;
+                    halfFull.full = true;
                     assertThrows(IOException.class, () -> file.write(batch));
-                    refuse[0] = false;
+                    halfFull.full = false;
                 }
                 file.write(batch);
                 ids.add("b" + i + "-0");

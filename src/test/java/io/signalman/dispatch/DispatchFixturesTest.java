@@ -8,8 +8,6 @@ import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.engine.RuleBundle;
 import io.signalman.replay.Archive;
-import io.signalman.replay.ReplayReport;
-import io.signalman.replay.Replayer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,26 +18,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The seed bundle's dispatch history (a frozen copy of the shipped replay-fixtures/dispatch, see
- * {@link TestBundles}): it replays unchanged against the seed rules, it fires every seed dispatch
- * and scoring rule, and every recorded decision is what the hand-written seed dispatcher decides.
+ * {@link TestBundles}): every recorded decision is what the hand-written seed dispatcher decides
+ * (that it replays unchanged against the seed rules and fires every seed dispatch and scoring rule
+ * is {@link io.signalman.replay.SeedHistoryTest}'s).
  */
 class DispatchFixturesTest {
 
     private static final Path HISTORY = TestBundles.FIXTURES.resolve("dispatch");
 
     @Test
-    void replayingTheHistoryAgainstTheShippedRulesChangesNothing() throws Exception {
-        ReplayReport report = new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
-        assertTrue(report.passed(), report::toText);
-        assertEquals(report.records(), report.unchanged());
-        assertTrue(report.records() >= 200, "records: " + report.records());
-    }
-
-    @Test
-    void everyShippedDispatchRuleIsExercisedByTheHistory() throws Exception {
-        ReplayReport report = new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
-        assertEquals(List.of(), report.neverFired().getOrDefault("dispatch", List.of()),
-                "seed rules no seed record exercises: the frozen seed history must cover the seed rules");
+    void theHistoryHoldsAtLeastTwoHundredRecords() throws Exception {
+        assertTrue(Archive.read(List.of(HISTORY)).records() >= 200);
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.signalman.dispatch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.packs.Packs;
@@ -14,6 +13,8 @@ import io.signalman.engine.RuleBundle;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** The shipped dispatch rules decide the seed's examples and tables, in process. */
 class DispatchPackTest {
@@ -37,37 +38,53 @@ class DispatchPackTest {
         return Collections.nCopies(n, new InboundMessage.Turn("assistant", toolCallsEach));
     }
 
-    // ---- seed 004: the two dispatch examples --------------------------------------------------
+    // ---- where a message goes: seed 004's two examples, and more rules ------------------------
 
-    @Test
-    void theTelegramSupportGroupGoesToSupport() {
-        Decision<DispatchDecision> d = decide(message("Telegram", "", null, place("group", "-100123"), null, "U1", null,
-                "hi", List.of()));
-
-        assertEquals("support", d.outcome().agentId());
-        assertEquals("dispatch.rule:support-group", d.outcome().matchedBy());
-        assertEquals("telegram", d.outcome().channel());
-        assertEquals("default", d.outcome().accountId());
-        assertEquals("the telegram support group goes to support", d.decidedBy().name());
+    /**
+     * A message and where it goes: the agent, what matched ({@code default}: no rule, so
+     * {@code rule} is null), and the channel and account as normalized.
+     */
+    private record Dispatched(String why, InboundMessage message, String agent, String matchedBy, String channel,
+                              String account, String rule) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    @Test
-    void slackMentionsInWorkspaceT001GoToSupport() {
-        Decision<DispatchDecision> d = decide(message("slack", null, place("workspace", "T001"), place("channel", "C9"), null,
-                "U2", true, "help", List.of()));
+    private static final List<Dispatched> DISPATCHED = List.of(
+            // seed 004's examples
+            new Dispatched("the telegram support group goes to support", message("Telegram", "", null,
+                    place("group", "-100123"), null, "U1", null, "hi", List.of()), "support", "dispatch.rule:support-group",
+                    "telegram", "default", "the telegram support group goes to support"),
+            new Dispatched("slack mentions in workspace T001 go to support", message("slack", null, place("workspace", "T001"),
+                    place("channel", "C9"), null, "U2", true, "help", List.of()), "support", "dispatch.rule:slack-mentions",
+                    "slack", "default", "mentions in the slack workspace T001 go to support"),
+            new Dispatched("slack messages in workspace T001 without a mention go to the default agent", message("slack", null,
+                    place("workspace", "T001"), place("channel", "C9"), null, "U2", false, "chatter", List.of()), "assistant",
+                    "default", "slack", "default", null),
+            // more dispatch rules
+            new Dispatched("the release topic of the forum goes to the release manager", message("telegram", null, null,
+                    place("forum", "-100777"), " 42 ", "U5", null, "when do we ship?", List.of()), "release",
+                    "dispatch.rule:forum-release-topic", "telegram", "default",
+                    "the release topic of the engineering forum goes to the release manager"),
+            new Dispatched("another topic of the forum goes to the default agent", message("telegram", null, null,
+                    place("forum", "-100777"), "43", "U5", null, "off topic", List.of()), "assistant", "default", "telegram",
+                    "default", null),
+            new Dispatched("the billing account goes to the billing helper with its account normalized", message("WhatsApp",
+                    " Billing ", null, place(null, "+4915"), null, "+4915", null, "invoice?", List.of()), "billing",
+                    "dispatch.rule:billing-account", "whatsapp", "billing", "the billing account goes to the billing helper"));
 
-        assertEquals("support", d.outcome().agentId());
-        assertEquals("dispatch.rule:slack-mentions", d.outcome().matchedBy());
-    }
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("DISPATCHED")
+    void aMessageGoesToTheAgentItsRuleOrTheDefaultNames(Dispatched c) {
+        Decision<DispatchDecision> d = decide(c.message());
 
-    @Test
-    void slackMessagesInWorkspaceT001WithoutAMentionGoToTheDefaultAgent() {
-        Decision<DispatchDecision> d = decide(message("slack", null, place("workspace", "T001"), place("channel", "C9"), null,
-                "U2", false, "chatter", List.of()));
-
-        assertEquals("assistant", d.outcome().agentId());
-        assertEquals("default", d.outcome().matchedBy());
-        assertNull(d.decidedBy());
+        assertEquals(c.agent(), d.outcome().agentId());
+        assertEquals(c.matchedBy(), d.outcome().matchedBy());
+        assertEquals(c.channel(), d.outcome().channel());
+        assertEquals(c.account(), d.outcome().accountId());
+        assertEquals(c.rule(), d.decidedBy() == null ? null : d.decidedBy().name());
     }
 
     // ---- more dispatch rules ------------------------------------------------------------------
@@ -95,23 +112,6 @@ class DispatchPackTest {
     }
 
     @Test
-    void theReleaseTopicOfTheForumGoesToTheReleaseManager() {
-        Decision<DispatchDecision> d = decide(message("telegram", null, null, place("forum", "-100777"), " 42 ", "U5", null,
-                "when do we ship?", List.of()));
-
-        assertEquals("release", d.outcome().agentId());
-        assertEquals("dispatch.rule:forum-release-topic", d.outcome().matchedBy());
-    }
-
-    @Test
-    void anotherTopicOfTheForumGoesToTheDefaultAgent() {
-        Decision<DispatchDecision> d = decide(message("telegram", null, null, place("forum", "-100777"), "43", "U5", null,
-                "off topic", List.of()));
-
-        assertEquals("default", d.outcome().matchedBy());
-    }
-
-    @Test
     void theCommunityGuildOverridesTheSessionDimensions() {
         Decision<DispatchDecision> a = decide(message("discord", null, place("guild", "G-Community"), place("channel", "general"),
                 null, "someone", null, "hi all", List.of()));
@@ -122,16 +122,6 @@ class DispatchPackTest {
         assertEquals(List.of("space", "chat"), a.outcome().sessionPolicy().dimensions());
         // sender is not a dimension here, so two members share the session
         assertEquals(a.outcome().sessionKey(), b.outcome().sessionKey());
-    }
-
-    @Test
-    void theBillingAccountGoesToTheBillingHelperWithItsAccountNormalized() {
-        Decision<DispatchDecision> d = decide(message("WhatsApp", " Billing ", null, place(null, "+4915"), null, "+4915", null,
-                "invoice?", List.of()));
-
-        assertEquals("billing", d.outcome().agentId());
-        assertEquals("billing", d.outcome().accountId());
-        assertEquals("dispatch.rule:billing-account", d.outcome().matchedBy());
     }
 
     @Test

@@ -4,30 +4,42 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 class GoTextTest {
 
-    @Test
-    void trimRemovesUnicodeWhitespaceThatJavaStripKeeps() {
-        assertEquals("x", GoText.trim("\u00a0x\u202f"));
-        assertEquals("x", GoText.trim("\u3000\u2003 x\t\n\u0085"));
-        assertEquals("x", GoText.trim("\u1680\u2028x\u2029\u205f"));
+    /** A text, what {@code GoText.trim} makes of it, and why that is what Go does. */
+    private record Trimmed(String why, String text, String trimmed) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    private static final List<Trimmed> TRIMMED = List.of(
+            new Trimmed("no-break and narrow no-break spaces, which Java's strip keeps, are removed", "\u00a0x\u202f", "x"),
+            new Trimmed("ideographic and em spaces, tab, newline and next line are removed", "\u3000\u2003 x\t\n\u0085", "x"),
+            new Trimmed("ogham space, line and paragraph separators and the math space are removed",
+                    "\u1680\u2028x\u2029\u205f", "x"),
+            // U+001C..U+001F are whitespace to Java, not to Go; U+200B is a zero-width space, not White_Space
+            new Trimmed("the separators U+001C..U+001F are kept (not space to Go)", "\u001cx\u001f", "\u001cx\u001f"),
+            new Trimmed("a zero-width space is kept (not White_Space)", "\u200bx", "\u200bx"),
+            new Trimmed("null is empty", null, ""),
+            new Trimmed("only space is empty", " \u00a0\u3000 ", ""));
+
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("TRIMMED")
+    void trimRemovesWhatGoCallsSpaceAtBothEnds(Trimmed c) {
+        assertEquals(c.trimmed(), GoText.trim(c.text()));
     }
 
     @Test
-    void trimKeepsWhatGoDoesNotCallSpace() {
-        // U+001C..U+001F are whitespace to Java, not to Go; U+200B is a zero-width space, not White_Space
-        assertEquals("\u001cx\u001f", GoText.trim("\u001cx\u001f"));
-        assertEquals("\u200bx", GoText.trim("\u200bx"));
+    void isSpaceIsGosUnicodeWhiteSpace() {
         assertFalse(GoText.isSpace(0x200B));
         assertTrue(GoText.isSpace(0x85));
-    }
-
-    @Test
-    void trimOfNullOrOnlySpaceIsEmpty() {
-        assertEquals("", GoText.trim(null));
-        assertEquals("", GoText.trim(" \u00a0\u3000 "));
     }
 
     @Test

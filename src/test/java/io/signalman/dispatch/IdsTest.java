@@ -2,45 +2,53 @@ package io.signalman.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** Agent and account ids as seed 004's agent_id.go normalizes them. */
 class IdsTest {
 
-    @Test
-    void validIdsAreOnlyLowerCased() {
-        assertEquals("support", Ids.agent("Support"));
-        assertEquals("a_b-c9", Ids.agent("A_b-C9"));
+    /** A raw id, the rule of the seed's that applies to it, and the id it normalizes to as an agent's or an account's. */
+    private record Normalized(String rule, String kind, UnaryOperator<String> normalize, String raw, String id) {
+        @Override
+        public String toString() {
+            return rule + ": " + kind + " \"" + raw + "\" is \"" + id + "\"";
+        }
     }
 
-    @Test
-    void blankIdsBecomeMainOrDefault() {
-        assertEquals("main", Ids.agent(""));
-        assertEquals("main", Ids.agent(" \u00a0\u3000"));
-        assertEquals("main", Ids.agent(null));
-        assertEquals("default", Ids.account(""));
-        assertEquals("default", Ids.account("\t"));
+    private static Normalized agent(String rule, String raw, String id) {
+        return new Normalized(rule, "agent", Ids::agent, raw, id);
     }
 
-    @Test
-    void runsOfInvalidCharactersCollapseToOneDash() {
-        assertEquals("main-bot", Ids.account("  Main Bot!! "));
-        assertEquals("sales-eu", Ids.agent("Sales / EU"));
-        assertEquals("caf", Ids.agent("Café"));
-        assertEquals("x-y", Ids.agent("x😀😀y"));
+    private static Normalized account(String rule, String raw, String id) {
+        return new Normalized(rule, "account", Ids::account, raw, id);
     }
 
-    @Test
-    void leadingAndTrailingDashesAndUnderscoresAreStripped() {
-        assertEquals("abc", Ids.agent("_abc"));
-        assertEquals("abc", Ids.agent("--abc__"));
-        assertEquals("abc", Ids.agent("!abc!"));
-    }
+    private static final List<Normalized> IDS = List.of(
+            agent("a valid id is only lower-cased", "Support", "support"),
+            agent("a valid id is only lower-cased", "A_b-C9", "a_b-c9"),
+            agent("a blank agent id is main", "", "main"),
+            agent("a blank agent id is main", " \u00a0\u3000", "main"),
+            agent("a blank agent id is main", null, "main"),
+            account("a blank account id is default", "", "default"),
+            account("a blank account id is default", "\t", "default"),
+            account("a run of invalid characters collapses to one dash", "  Main Bot!! ", "main-bot"),
+            agent("a run of invalid characters collapses to one dash", "Sales / EU", "sales-eu"),
+            agent("a run of invalid characters collapses to one dash", "Café", "caf"),
+            agent("a run of invalid characters collapses to one dash", "x😀😀y", "x-y"),
+            agent("leading and trailing dashes and underscores are stripped", "_abc", "abc"),
+            agent("leading and trailing dashes and underscores are stripped", "--abc__", "abc"),
+            agent("leading and trailing dashes and underscores are stripped", "!abc!", "abc"),
+            agent("an id of only invalid characters falls back", "!!!", "main"),
+            account("an id of only invalid characters falls back", "日本", "default"));
 
-    @Test
-    void idsOfOnlyInvalidCharactersFallBack() {
-        assertEquals("main", Ids.agent("!!!"));
-        assertEquals("default", Ids.account("日本"));
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("IDS")
+    void anIdIsNormalizedAsTheSeedDoes(Normalized c) {
+        assertEquals(c.id(), c.normalize().apply(c.raw()));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import static io.signalman.TestBundles.lineOf;
 import static io.signalman.TestBundles.copyOfRules;
 import static io.signalman.TestBundles.edit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,14 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.signalman.packs.Packs;
 import io.signalman.broker.BrokerMessage;
 import io.signalman.broker.RouteDecision;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * The bundle is all or nothing, its conventions are enforced, its reference
@@ -72,49 +72,85 @@ class BundleCompilerTest {
         assertEquals(first, copy);
     }
 
-    @Test
-    void revisionChangesWhenOneByteOfTheDrlChanges() throws Exception {
+    /** An edit of one byte: in which file, and what it replaces. */
+    private record OneByte(String why, String file, String from, String to) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    private static final List<OneByte> ONE_BYTE_EDITS = List.of(
+            new OneByte("a salience of the DRL (700 -> 701)", ROUTING, "salience 700", "salience 701"),
+            new OneByte("a name in the org chart (Knox -> Knix)", ORG_CHART, "\"name\": \"Knox\"", "\"name\": \"Knix\""));
+
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("ONE_BYTE_EDITS")
+    void revisionChangesWhenOneByteOfTheDrlOrOfTheReferenceDataChanges(OneByte c) throws Exception {
         // Given a copy and its revision
         Path rules = copyOfRules(tmp);
         String before = BundleFiles.read(rules).revision();
 
-        // When one byte of the DRL changes (salience 700 -> 701)
-        edit(rules.resolve(ROUTING), "salience 700", "salience 701");
+        // When one byte of a file changes
+        edit(rules.resolve(c.file()), c.from(), c.to());
 
         // Then the revision changes
         assertNotEquals(before, BundleFiles.read(rules).revision());
     }
 
-    @Test
-    void revisionChangesWhenOneByteOfTheReferenceDataChanges() throws Exception {
-        // Given a copy and its revision
-        Path rules = copyOfRules(tmp);
-        String before = BundleFiles.read(rules).revision();
+    // ---- errors located in the analyst's file (DRL and reference data) ----
 
-        // When one byte of the org chart changes (Knox -> Knix)
-        edit(rules.resolve(ORG_CHART), "\"name\": \"Knox\"", "\"name\": \"Knix\"");
-
-        // Then the revision changes
-        assertNotEquals(before, BundleFiles.read(rules).revision());
+    /**
+     * A mistake made by one edit of a file, refused with one error in that file: at the line holding
+     * {@code at} after the edit, its message holding {@code words}.
+     */
+    private record Located(String why, String file, String from, String to, String at, List<String> words) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    // ---- DRL errors ----
+    private static final List<Located> LOCATED = List.of(
+            // the trade rule's consequence calls a method the decision API does not have
+            new Located("a typo in a consequence is refused at the line of that consequence naming the rule", ROUTING,
+                    "decide.primary(\"vp-trading\")", "decide.primry(\"vp-trading\")", "decide.primry(", List.of(TRADE_RULE)),
+            new Located("a deciding rule without @reason is refused at the rule's line naming it", ROUTING,
+                    "    @reason(\"subtype starts with trade.\")\n", "", TRADE_RULE_HEADER, List.of(TRADE_RULE, "@reason")),
+            // agenda-group "routing" is one the broker pack never focuses
+            new Located("a rule in an agenda group the pack does not have is refused at the rule, naming the group", ROUTING,
+                    "agenda-group \"route\" activation-group \"route\" salience 700",
+                    "agenda-group \"routing\" activation-group \"route\" salience 700", TRADE_RULE_HEADER,
+                    List.of(TRADE_RULE, "\"routing\"")),
+            // a missing comma between two fields of the CFO's card
+            new Located("malformed org chart JSON is refused at its line", ORG_CHART,
+                    "{\"id\": \"cfo\", \"name\": \"CFO\",", "{\"id\": \"cfo\", \"name\": \"CFO\"", "\"id\": \"cfo\"",
+                    List.of()),
+            new Located("an agent reporting to an unknown agent is refused at that agent's card, naming the manager",
+                    ORG_CHART, "\"id\": \"sports-agent\", \"name\": \"Sports Agent\", \"title\": \"Sports-betting trading bot\", "
+                            + "\"role\": \"trading\", \"reports_to\": \"vp-trading\"",
+                    "\"id\": \"sports-agent\", \"name\": \"Sports Agent\", \"title\": \"Sports-betting trading bot\", "
+                            + "\"role\": \"trading\", \"reports_to\": \"vp-tradin\"",
+                    "\"id\": \"sports-agent\"", List.of("sports-agent", "vp-tradin")));
 
-    @Test
-    void aTypoInAConsequenceIsRefusedAtTheLineOfThatConsequenceNamingTheRule() throws Exception {
-        // Given the trade rule's consequence calls a method the decision API does not have
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("LOCATED")
+    void aMistakeIsRefusedWithOneErrorAtItsLineInTheAnalystsFile(Located c) throws Exception {
+        // Given the edit made
         Path rules = copyOfRules(tmp);
-        Path drl = rules.resolve(ROUTING);
-        edit(drl, "decide.primary(\"vp-trading\")", "decide.primry(\"vp-trading\")");
-        int consequenceLine = lineOf(drl, "decide.primry(");
+        Path file = rules.resolve(c.file());
+        edit(file, c.from(), c.to());
+        int line = lineOf(file, c.at());
 
         // When the bundle is compiled
         BundleException refused = refuse(rules);
 
-        // Then the error is in the analyst's file, at the consequence, naming the rule
-        BundleError error = only(refused, ROUTING);
-        assertEquals(consequenceLine, error.line(), () -> "expected line " + consequenceLine + ": " + refused.errors());
-        assertTrue(error.message().contains(TRADE_RULE), error.message());
+        // Then the one error is in the analyst's file, at the line, saying what it must
+        BundleError error = only(refused, c.file());
+        assertEquals(line, error.line(), () -> "expected line " + line + ": " + refused.errors());
+        for (String w : c.words()) {
+            assertTrue(error.message().contains(w), error.message());
+        }
     }
 
     @Test
@@ -129,43 +165,6 @@ class BundleCompilerTest {
         // Then the error names the file and a line in it
         assertTrue(refused.errors().stream().anyMatch(e -> e.file().equals(ROUTING) && e.line() > 0),
                 () -> refused.errors().toString());
-    }
-
-    @Test
-    void aDecidingRuleWithoutReasonIsRefusedAtTheRulesLineNamingIt() throws Exception {
-        // Given the trade rule has lost its @reason
-        Path rules = copyOfRules(tmp);
-        Path drl = rules.resolve(ROUTING);
-        edit(drl, "    @reason(\"subtype starts with trade.\")\n", "");
-        int ruleLine = lineOf(drl, TRADE_RULE_HEADER);
-
-        // When the bundle is compiled
-        BundleException refused = refuse(rules);
-
-        // Then it is refused at the rule, naming it and saying what is missing
-        BundleError error = only(refused, ROUTING);
-        assertEquals(ruleLine, error.line(), () -> refused.errors().toString());
-        assertTrue(error.message().contains(TRADE_RULE), error.message());
-        assertTrue(error.message().contains("@reason"), error.message());
-    }
-
-    @Test
-    void aRuleInAnAgendaGroupThePackDoesNotHaveIsRefused() throws Exception {
-        // Given the trade rule is in agenda-group "routing", which the broker pack never focuses
-        Path rules = copyOfRules(tmp);
-        Path drl = rules.resolve(ROUTING);
-        edit(drl, "agenda-group \"route\" activation-group \"route\" salience 700",
-                "agenda-group \"routing\" activation-group \"route\" salience 700");
-        int ruleLine = lineOf(drl, TRADE_RULE_HEADER);
-
-        // When the bundle is compiled
-        BundleException refused = refuse(rules);
-
-        // Then it is refused at that rule, naming the rule and the unknown group
-        BundleError error = only(refused, ROUTING);
-        assertEquals(ruleLine, error.line(), () -> refused.errors().toString());
-        assertTrue(error.message().contains(TRADE_RULE), error.message());
-        assertTrue(error.message().contains("\"routing\""), error.message());
     }
 
     // ---- salience ties ----
@@ -209,45 +208,6 @@ class BundleCompilerTest {
         assertEquals(List.of("cfo"), d.outcome().primaryRecipients());
         assertEquals(1, d.evaluation().fired().stream().filter(RuleInfo::decides).count());
         assertEquals(1, bundle.warnings().size(), bundle.warnings()::toString);
-    }
-
-    // ---- reference data ----
-
-    @Test
-    void malformedOrgChartJsonIsRefusedWithItsFileAndLine() throws Exception {
-        // Given a missing comma between two fields of the CFO's card
-        Path rules = copyOfRules(tmp);
-        Path chart = rules.resolve(ORG_CHART);
-        edit(chart, "{\"id\": \"cfo\", \"name\": \"CFO\",", "{\"id\": \"cfo\", \"name\": \"CFO\"");
-        int cfoLine = lineOf(chart, "\"id\": \"cfo\"");
-
-        // When the bundle is compiled
-        BundleException refused = refuse(rules);
-
-        // Then the error is in the org chart, on the CFO's line
-        BundleError error = only(refused, ORG_CHART);
-        assertEquals(cfoLine, error.line(), () -> refused.errors().toString());
-    }
-
-    @Test
-    void anAgentReportingToAnUnknownAgentIsRefusedAtThatAgentsLine() throws Exception {
-        // Given the sports agent reports to an agent that has no card
-        Path rules = copyOfRules(tmp);
-        Path chart = rules.resolve(ORG_CHART);
-        edit(chart, "\"id\": \"sports-agent\", \"name\": \"Sports Agent\", \"title\": \"Sports-betting trading bot\", "
-                + "\"role\": \"trading\", \"reports_to\": \"vp-trading\"",
-                "\"id\": \"sports-agent\", \"name\": \"Sports Agent\", \"title\": \"Sports-betting trading bot\", "
-                + "\"role\": \"trading\", \"reports_to\": \"vp-tradin\"");
-        int agentLine = lineOf(chart, "\"id\": \"sports-agent\"");
-
-        // When the bundle is compiled
-        BundleException refused = refuse(rules);
-
-        // Then it is refused at the sports agent's card, naming the unknown manager
-        BundleError error = only(refused, ORG_CHART);
-        assertEquals(agentLine, error.line(), () -> refused.errors().toString());
-        assertTrue(error.message().contains("sports-agent"), error.message());
-        assertTrue(error.message().contains("vp-tradin"), error.message());
     }
 
     // ---- the bundle's shape ----
@@ -325,17 +285,6 @@ class BundleCompilerTest {
         return errors.get(0);
     }
 
-    /** The 1-based line of the first occurrence of {@code needle} in the file. */
-    private static int lineOf(Path file, String needle) throws IOException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(needle)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(file + " has no line containing " + needle + ":\n"
-                + lines.stream().collect(Collectors.joining("\n")));
-    }
 
     private static BrokerMessage trade() {
         return new BrokerMessage(null, new BrokerMessage.Envelope("foresight", "normal"), "event", "trade.entry", null);
@@ -343,11 +292,11 @@ class BundleCompilerTest {
 
     @Test
     void aConsequenceTheJavaParserRejectsRefusesTheWholeBundleNeverAHalfBuiltOne() throws Exception {
-        Path rules = io.signalman.TestBundles.copyOfRules(tmp.resolve("half-built"));
-        io.signalman.TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
-                "decide.primary(\"sr-director-tooling\"");
-        BundleException e = org.junit.jupiter.api.Assertions.assertThrows(BundleException.class,
-                () -> io.signalman.packs.Packs.compiler().compile(BundleFiles.read(rules)));
-        org.junit.jupiter.api.Assertions.assertTrue(e.errors().stream().anyMatch(x -> x.file().startsWith("broker/")), e.errors().toString());
+        Path rules = copyOfRules(tmp.resolve("half-built"));
+        edit(rules.resolve(ROUTING), "decide.primary(\"sr-director-tooling\")", "decide.primary(\"sr-director-tooling\"");
+
+        BundleException e = refuse(rules);
+
+        assertTrue(e.errors().stream().anyMatch(x -> x.file().startsWith("broker/")), e.errors().toString());
     }
 }

@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +16,7 @@ import io.signalman.replay.Replayer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,7 +145,7 @@ class BundleCompilerUnitsTest {
         // When rule 2 moves from gen-a to gen-c, and rule 6 is deleted from gen-b
         String moved = rule(2);
         TestBundles.edit(rules.resolve("broker/gen-a.drl"), moved, "");
-        Files.writeString(rules.resolve("broker/gen-c.drl"), Files.readString(rules.resolve("broker/gen-c.drl")) + moved);
+        Files.writeString(rules.resolve("broker/gen-c.drl"), moved, StandardOpenOption.APPEND);
         TestBundles.edit(rules.resolve("broker/gen-b.drl"), rule(6), "");
         RuleBundle incremental = compiler.compile(BundleFiles.read(rules));
 
@@ -161,8 +163,7 @@ class BundleCompilerUnitsTest {
     void aSalienceChangeInOneFileReordersFirstMatchAcrossFiles() throws Exception {
         // Given a rule in gen-a that also matches trade.entry, below the shipped trade rule (700)
         Path rules = brokerWithGeneratedFiles();
-        Files.writeString(rules.resolve("broker/gen-a.drl"), Files.readString(rules.resolve("broker/gen-a.drl"))
-                + tradeRule(650));
+        Files.writeString(rules.resolve("broker/gen-a.drl"), tradeRule(650), StandardOpenOption.APPEND);
         BundleCompiler compiler = compiler(PER_FILE);
         RuleBundle before = compiler.compile(BundleFiles.read(rules));
         assertEquals("trade messages go to VP Trading", decide(before, "trade.entry").decidedBy().name());
@@ -183,8 +184,7 @@ class BundleCompilerUnitsTest {
     void equalSalienceAcrossFilesResolvesToTheFileWhosePathSortsFirst() throws Exception {
         // Given the same tying rule (salience 700, like the trade rule) in a file sorting before routing.drl
         Path rules = brokerWithGeneratedFiles();
-        Files.writeString(rules.resolve("broker/gen-a.drl"), Files.readString(rules.resolve("broker/gen-a.drl"))
-                + tradeRule(700));
+        Files.writeString(rules.resolve("broker/gen-a.drl"), tradeRule(700), StandardOpenOption.APPEND);
         BundleCompiler compiler = compiler(PER_FILE);
 
         // When it is compiled, then it decides (gen-a.drl loads before routing.drl)
@@ -192,8 +192,7 @@ class BundleCompilerUnitsTest {
         assertEquals("trades are watched by the CFO", decide(first, "trade.entry").decidedBy().name());
 
         // And when it moves to a file sorting after routing.drl, the trade rule decides again
-        String text = Files.readString(rules.resolve("broker/gen-a.drl"));
-        Files.writeString(rules.resolve("broker/gen-a.drl"), text.replace(tradeRule(700), ""));
+        TestBundles.edit(rules.resolve("broker/gen-a.drl"), tradeRule(700), "");
         Files.writeString(rules.resolve("broker/zz-watch.drl"), HEADER + tradeRule(700));
         RuleBundle moved = compiler.compile(BundleFiles.read(rules));
         assertEquals("trade messages go to VP Trading", decide(moved, "trade.entry").decidedBy().name());
@@ -352,13 +351,4 @@ class BundleCompilerUnitsTest {
         }
     }
 
-    private static int lineOf(Path file, String needle) throws IOException {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(needle)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(file + " has no line containing " + needle);
-    }
 }

@@ -1,5 +1,6 @@
 package io.signalman.engine;
 
+import static io.signalman.TestBundles.lineOf;
 import static io.signalman.TestBundles.copyOfRules;
 import static io.signalman.TestBundles.edit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.packs.Packs;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -113,13 +113,4 @@ class ConditionLintTest {
         return in.get(0);
     }
 
-    private static int lineOf(Path file, String text) throws Exception {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(text)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(text + " not in " + file);
-    }
 }

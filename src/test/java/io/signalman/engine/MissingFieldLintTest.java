@@ -1,14 +1,13 @@
 package io.signalman.engine;
 
+import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,13 +51,4 @@ class MissingFieldLintTest {
         assertTrue(TestBundles.shipped().pack("fsm").isPresent());
     }
 
-    private static int lineOf(Path file, String text) throws Exception {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(text)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(text);
-    }
 }

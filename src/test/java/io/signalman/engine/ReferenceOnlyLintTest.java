@@ -32,8 +32,8 @@ class ReferenceOnlyLintTest {
         assertEquals(1, found.size(), b.warnings().toString());
         BundleError w = found.get(0);
         assertTrue(w.file().endsWith("reference-only.drl"), w::toString);
-        List<String> lines = Files.readAllLines(rules.resolve("broker/reference-only.drl"));
-        assertEquals(lines.indexOf("rule \"while the founder has a card, messages go to openclaw and knox\"") + 1, w.line());
+        assertEquals(TestBundles.lineOf(rules.resolve("broker/reference-only.drl"),
+                "rule \"while the founder has a card, messages go to openclaw and knox\""), w.line());
         assertTrue(w.message().contains("(AgentCard)") && w.message().contains("add a pattern of the message"), w::toString);
     }
 

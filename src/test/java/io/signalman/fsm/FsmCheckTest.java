@@ -1,18 +1,20 @@
 package io.signalman.fsm;
 
+import static io.signalman.TestBundles.compileErrors;
+import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
 import io.signalman.engine.BundleError;
-import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** {@code signalman check} on FSM machines and signal routes. */
 class FsmCheckTest {
@@ -20,68 +22,44 @@ class FsmCheckTest {
     @TempDir
     Path tmp;
 
-    private List<BundleError> errors(Path rules) throws Exception {
-        try {
-            Packs.compiler().compile(BundleFiles.read(rules));
-            return List.of();
-        } catch (BundleException e) {
-            return e.errors();
+    /**
+     * One edit of a seed file that the check refuses with exactly one error, in that file, at the
+     * first line holding {@code at} after the edit, its message holding {@code words}.
+     */
+    private record Mistake(String why, String file, String from, String to, String at, String words) {
+        @Override
+        public String toString() {
+            return why;
         }
     }
 
-    private static int lineOf(Path file, String text) throws Exception {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(text)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(text + " not in " + file);
-    }
+    private static final List<Mistake> MISTAKES = List.of(
+            new Mistake("a transition to an undeclared state is an error at its rule", "fsm/review-flow.drl",
+                    "decide.to(\"revising\");", "decide.to(\"revisng\");", "rule \"a review below the quality bar",
+                    "\"revisng\", which machine review-flow does not declare"),
+            new Mistake("a transition rule that does not name its action is an error", "fsm/transaction.drl",
+                    "Action( name == \"abort\" )", "Action( )", "rule \"an abort rolls the transaction back\"",
+                    "does not name its action"),
+            new Mistake("a signal route with no tier is an error", "signals/plugins.drl",
+                    "agenda-group \"plugin\" activation-group \"signal-route\" salience 100",
+                    "activation-group \"signal-route\" salience 100", "rule \"stop signals stop gracefully by default\"", "has no tier"),
+            new Mistake("a machine whose initial state is not one of its states is an error at its line", "fsm/machines.json",
+                    "\"initial\": \"idle\", \"states\": [\"idle\", \"processing\"]",
+                    "\"initial\": \"ready\", \"states\": [\"idle\", \"processing\"]", "\"initial\": \"ready\"", "ready"));
 
-    @Test
-    void aTransitionToAnUndeclaredStateIsAnErrorAtItsRule() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("MISTAKES")
+    void aMistakeInAMachineOrARouteIsOneErrorAtItsLine(Mistake c) throws Exception {
         Path rules = TestBundles.copyOfRules(tmp);
-        Path drl = rules.resolve("fsm/review-flow.drl");
-        TestBundles.edit(drl, "decide.to(\"revising\");", "decide.to(\"revisng\");");
+        Path file = rules.resolve(c.file());
+        TestBundles.edit(file, c.from(), c.to());
 
-        List<BundleError> errors = errors(rules);
+        List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
-        assertEquals("fsm/review-flow.drl", errors.get(0).file());
-        assertEquals(lineOf(drl, "rule \"a review below the quality bar"), errors.get(0).line());
-        assertTrue(errors.get(0).message().contains("\"revisng\", which machine review-flow does not declare"));
-    }
-
-    @Test
-    void aTransitionRuleThatDoesNotNameItsActionIsAnError() throws Exception {
-        Path rules = TestBundles.copyOfRules(tmp);
-        TestBundles.edit(rules.resolve("fsm/transaction.drl"), "Action( name == \"abort\" )", "Action( )");
-        assertTrue(errors(rules).get(0).message().contains("does not name its action"), errors(rules).toString());
-    }
-
-    @Test
-    void aSignalRouteWithNoTierIsAnError() throws Exception {
-        Path rules = TestBundles.copyOfRules(tmp);
-        Path drl = rules.resolve("signals/plugins.drl");
-        TestBundles.edit(drl, "agenda-group \"plugin\" activation-group \"signal-route\" salience 100",
-                "activation-group \"signal-route\" salience 100");
-
-        List<BundleError> errors = errors(rules);
-
-        assertEquals(1, errors.size(), errors.toString());
-        assertEquals("signals/plugins.drl", errors.get(0).file());
-        assertTrue(errors.get(0).message().contains("has no tier"), errors.get(0).message());
-    }
-
-    @Test
-    void aMachineWhoseInitialStateIsNotOneOfItsStatesIsAnErrorAtItsLine() throws Exception {
-        Path rules = TestBundles.copyOfRules(tmp);
-        TestBundles.edit(rules.resolve("fsm/machines.json"), "\"initial\": \"idle\", \"states\": [\"idle\", \"processing\"]",
-                "\"initial\": \"ready\", \"states\": [\"idle\", \"processing\"]");
-        List<BundleError> errors = errors(rules);
-        assertEquals("fsm/machines.json", errors.get(0).file());
-        assertEquals(4, errors.get(0).line());
+        assertEquals(c.file(), errors.get(0).file());
+        assertEquals(lineOf(file, c.at()), errors.get(0).line(), errors.toString());
+        assertTrue(errors.get(0).message().contains(c.words()), errors.get(0).message());
     }
 
     @Test

@@ -10,8 +10,9 @@ import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** Crew validation is part of the bundle check: each mistake refuses the bundle at its file and line. */
 class CrewValidationTest {
@@ -30,52 +31,36 @@ class CrewValidationTest {
                 "expected " + file + ":" + line + " \"" + words + "\" in " + errors);
     }
 
-    @Test
-    void aSignalWithoutBracketsIsRefusedAtItsLine() throws Exception {
-        assertError(refused("handoff/exam.drl", "match(\"[DONE]\")", "match(\"DONE\")"), "handoff/exam.drl", 15,
-                "must be written [NAME]");
+    /** A mistake made by replacing {@code from} with {@code to} in a seed file, and the error it must give: its line and words. */
+    private record Mistake(String why, String file, String from, String to, int line, String words) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
+    private static final List<Mistake> MISTAKES = List.of(
+            new Mistake("a signal without brackets is refused at its line", "handoff/exam.drl",
+                    "match(\"[DONE]\")", "match(\"DONE\")", 15, "must be written [NAME]"),
+            new Mistake("a route to an unknown agent is refused at its line", "handoff/exam.drl",
+                    "decide.route($said, \"reporter\");", "decide.route($said, \"proctor\");", 37,
+                    "\"proctor\", which is no agent or parallel group"),
+            new Mistake("the same signal twice for one agent is refused", "handoff/exam.drl",
+                    "match(\"[END_EXAM]\")", "match(\"[ question ]\")", 35, "already listens to [QUESTION]"),
+            new Mistake("a group without agents is refused at its line", "handoff/exam.json",
+                    "\"agents\": [\"teacher\", \"reporter\"]", "\"agents\": []", 12, "has no agents"),
+            new Mistake("an unknown group member is refused at its line", "handoff/exam.json",
+                    "[\"student\", \"reporter\"]", "[\"student\", \"janitor\"]", 11, "\"janitor\", which is no agent"),
+            new Mistake("an unknown next agent is refused at its line", "handoff/support.json",
+                    "\"next_agent\": \"closer\"", "\"next_agent\": \"manager\"", 11, "moves on to \"manager\""),
+            new Mistake("an unknown handoff target is refused at its line", "handoff/support.json",
+                    "[\"billing\", \"tech\"]", "[\"billing\", \"sales\"]", 5, "hands off to \"sales\""),
+            new Mistake("an unknown field in a crew is refused", "handoff/support.json",
+                    "\"is_terminal\": true", "\"terminal\": true", 8, "unknown field \"terminal\""));
 
-    @Test
-    void aRouteToAnUnknownAgentIsRefusedAtItsLine() throws Exception {
-        assertError(refused("handoff/exam.drl", "decide.route($said, \"reporter\");", "decide.route($said, \"proctor\");"),
-                "handoff/exam.drl", 37, "\"proctor\", which is no agent or parallel group");
-    }
-
-    @Test
-    void theSameSignalTwiceForOneAgentIsRefused() throws Exception {
-        assertError(refused("handoff/exam.drl", "match(\"[END_EXAM]\")", "match(\"[ question ]\")"), "handoff/exam.drl", 35,
-                "already listens to [QUESTION]");
-    }
-
-    @Test
-    void aGroupWithoutAgentsIsRefusedAtItsLine() throws Exception {
-        assertError(refused("handoff/exam.json", "\"agents\": [\"teacher\", \"reporter\"]", "\"agents\": []"),
-                "handoff/exam.json", 12, "has no agents");
-    }
-
-    @Test
-    void anUnknownGroupMemberIsRefusedAtItsLine() throws Exception {
-        assertError(refused("handoff/exam.json", "[\"student\", \"reporter\"]", "[\"student\", \"janitor\"]"),
-                "handoff/exam.json", 11, "\"janitor\", which is no agent");
-    }
-
-    @Test
-    void anUnknownNextAgentIsRefusedAtItsLine() throws Exception {
-        assertError(refused("handoff/support.json", "\"next_agent\": \"closer\"", "\"next_agent\": \"manager\""),
-                "handoff/support.json", 11, "moves on to \"manager\"");
-    }
-
-    @Test
-    void anUnknownHandoffTargetIsRefusedAtItsLine() throws Exception {
-        assertError(refused("handoff/support.json", "[\"billing\", \"tech\"]", "[\"billing\", \"sales\"]"),
-                "handoff/support.json", 5, "hands off to \"sales\"");
-    }
-
-    @Test
-    void anUnknownFieldInACrewIsRefused() throws Exception {
-        assertError(refused("handoff/support.json", "\"is_terminal\": true", "\"terminal\": true"),
-                "handoff/support.json", 8, "unknown field \"terminal\"");
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("MISTAKES")
+    void aCrewMistakeRefusesTheBundleAtItsFileAndLine(Mistake c) throws Exception {
+        assertError(refused(c.file(), c.from(), c.to()), c.file(), c.line(), c.words());
     }
 }

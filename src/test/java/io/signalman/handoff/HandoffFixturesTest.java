@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
 import io.signalman.replay.Archive;
-import io.signalman.replay.ReplayReport;
-import io.signalman.replay.Replayer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -15,29 +13,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The seed bundle's handoff history (a frozen copy of the shipped replay-fixtures/handoff, see
- * {@link TestBundles}): it replays unchanged from each record's state_before against the seed
- * rules, it exercises every seed handoff rule, and every kind of next step.
+ * {@link TestBundles}) holds every kind of next step and every match level (that it replays
+ * unchanged from each record's state_before and exercises every seed handoff rule is
+ * {@link io.signalman.replay.SeedHistoryTest}'s).
  */
 class HandoffFixturesTest {
 
     private static final Path HISTORY = TestBundles.FIXTURES.resolve("handoff");
-
-    private static ReplayReport replay() throws Exception {
-        return new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(HISTORY)));
-    }
-
-    @Test
-    void replayingTheHistoryFromItsRecordedStatesChangesNothing() throws Exception {
-        ReplayReport report = replay();
-        assertTrue(report.passed(), report::toText);
-        assertEquals(report.records(), report.unchanged());
-    }
-
-    @Test
-    void everyShippedHandoffRuleIsExercisedByTheHistory() throws Exception {
-        assertEquals(List.of(), replay().neverFired().getOrDefault("handoff", List.of()),
-                "seed rules no seed record exercises: the frozen seed history must cover the seed rules");
-    }
 
     @Test
     void theHistoryHoldsEveryKindOfNextStepAndEveryMatchLevel() throws Exception {

@@ -8,64 +8,59 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** The three matching levels of seed 001 section 1, with the seed's own examples (section 3). */
 class SignalMatcherTest {
 
-    @Test
-    void anExactSignalInsideLongerTextMatchesExactly() {
-        assertEquals(EXACT, SignalMatcher.match("[ROUTE_EXECUTOR]", "We need the executor. [ROUTE_EXECUTOR] now"));
-        assertEquals(EXACT, SignalMatcher.match("[QUESTION]", "Question 1: 2+2? [QUESTION]"));
+    /** A signal, a response, and the level it matches the response at (null: it does not), and why. */
+    private record Matched(String why, String signal, String text, SignalMatcher.Level level) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    @Test
-    void theSeedsPaddedSignalMatchesAtTheNormalizedLevel() {
-        // Seed section 3 labels this "exact"; the padding means no substring matches, so it is level 3.
-        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE_EXECUTOR]", "I think we need to call the executor. [  ROUTE_EXECUTOR  ]"));
-    }
+    private static final List<Matched> MATCHED = List.of(
+            new Matched("an exact signal inside longer text matches exactly", "[ROUTE_EXECUTOR]",
+                    "We need the executor. [ROUTE_EXECUTOR] now", EXACT),
+            new Matched("an exact signal at the end matches exactly", "[QUESTION]", "Question 1: 2+2? [QUESTION]", EXACT),
+            // Seed section 3 labels this "exact"; the padding means no substring matches, so it is level 3.
+            new Matched("the seed's padded signal matches at the normalized level", "[ROUTE_EXECUTOR]",
+                    "I think we need to call the executor. [  ROUTE_EXECUTOR  ]", NORMALIZED),
+            // Seed section 3 labels this "case-insensitive"; the spaces inside the brackets make it level 3.
+            new Matched("the seed's mixed-case padded signal matches at the normalized level", "[ROUTE_EXECUTOR]",
+                    "Let me route to [ Route_Executor ] please", NORMALIZED),
+            new Matched("a signal in lower case matches case-insensitively", "[ROUTE_EXECUTOR]", "then [route_executor].",
+                    CASE_INSENSITIVE),
+            new Matched("a signal in mixed case matches case-insensitively", "[DONE]", "all [Done]", CASE_INSENSITIVE),
+            new Matched("spaces do not stand in for an underscore", "[ROUTE_EXECUTOR]", "The decision is [ ROUTE  EXECUTOR ]",
+                    null),
+            new Matched("a spaced signal matches its collapsed form", "[ROUTE EXECUTOR]", "[  route  executor ]", NORMALIZED),
+            new Matched("a spaced signal matches its form collapsed from any white space", "[ROUTE EXECUTOR]",
+                    "go [ROUTE\t\u00a0 EXECUTOR\n] go", NORMALIZED),
+            new Matched("Vietnamese matches when normalized", "[KẾT THÚC THI]", "[ KẾT  THÚC  THI ]", NORMALIZED),
+            new Matched("Vietnamese in lower case matches case-insensitively", "[KẾT THÚC THI]", "xong rồi [kết thúc thi]",
+                    CASE_INSENSITIVE),
+            // the same letters typed decomposed (e + combining marks) are the same letters
+            new Matched("Vietnamese typed decomposed matches case-insensitively", "[KẾT THÚC THI]",
+                    "[KE\u0302\u0301T THU\u0301C THI]", CASE_INSENSITIVE),
+            new Matched("a near miss: no brackets", "[QUESTION]", "QUESTION without brackets", null),
+            new Matched("a near miss: a longer name", "[QUESTION]", "[QUESTIONS]", null),
+            new Matched("a near miss: a space inside the name", "[QUESTION]", "[QUEST ION]", null),
+            new Matched("a near miss: parentheses", "[QUESTION]", "( QUESTION )", null),
+            new Matched("a near miss: brackets nested around part of the name", "[QUESTION]", "[[QUESTIO]N]", null),
+            new Matched("a near miss: more words", "[DONE]", "[NOT DONE]", null),
+            new Matched("a near miss: no text", "[DONE]", "", null),
+            new Matched("a near miss: the letters without their marks", "[KẾT THÚC THI]", "[KET THUC THI]", null));
 
-    @Test
-    void theSeedsMixedCasePaddedSignalMatchesAtTheNormalizedLevel() {
-        // Seed section 3 labels this "case-insensitive"; the spaces inside the brackets make it level 3.
-        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE_EXECUTOR]", "Let me route to [ Route_Executor ] please"));
-    }
-
-    @Test
-    void aSignalInAnotherCaseMatchesCaseInsensitively() {
-        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[ROUTE_EXECUTOR]", "then [route_executor]."));
-        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[DONE]", "all [Done]"));
-    }
-
-    @Test
-    void spacesDoNotStandInForAnUnderscore() {
-        assertNull(SignalMatcher.match("[ROUTE_EXECUTOR]", "The decision is [ ROUTE  EXECUTOR ]"));
-    }
-
-    @Test
-    void aSpacedSignalMatchesItsCollapsedForm() {
-        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE EXECUTOR]", "[  route  executor ]"));
-        assertEquals(NORMALIZED, SignalMatcher.match("[ROUTE EXECUTOR]", "go [ROUTE\t\u00a0 EXECUTOR\n] go"));
-    }
-
-    @Test
-    void vietnameseMatchesWhenNormalized() {
-        assertEquals(NORMALIZED, SignalMatcher.match("[KẾT THÚC THI]", "[ KẾT  THÚC  THI ]"));
-        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[KẾT THÚC THI]", "xong rồi [kết thúc thi]"));
-        // the same letters typed decomposed (e + combining marks) are the same letters
-        assertEquals(CASE_INSENSITIVE, SignalMatcher.match("[KẾT THÚC THI]", "[KE\u0302\u0301T THU\u0301C THI]"));
-    }
-
-    @Test
-    void nearMissesDoNotMatch() {
-        assertNull(SignalMatcher.match("[QUESTION]", "QUESTION without brackets"));
-        assertNull(SignalMatcher.match("[QUESTION]", "[QUESTIONS]"));
-        assertNull(SignalMatcher.match("[QUESTION]", "[QUEST ION]"));
-        assertNull(SignalMatcher.match("[QUESTION]", "( QUESTION )"));
-        assertNull(SignalMatcher.match("[QUESTION]", "[[QUESTIO]N]"));
-        assertNull(SignalMatcher.match("[DONE]", "[NOT DONE]"));
-        assertNull(SignalMatcher.match("[DONE]", ""));
-        assertNull(SignalMatcher.match("[KẾT THÚC THI]", "[KET THUC THI]"));
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("MATCHED")
+    void aSignalMatchesAResponseAtItsLevelOrNot(Matched c) {
+        assertEquals(c.level(), SignalMatcher.match(c.signal(), c.text()));
     }
 
     @Test

@@ -12,7 +12,7 @@ import io.signalman.broker.Route;
 import io.signalman.cli.CliRunner;
 import io.signalman.engine.tables.DecisionTable;
 import io.signalman.app.Server;
-import io.signalman.http.ServerConfig;
+import io.signalman.http.TestServer;
 import io.signalman.json.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,10 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.kie.api.KieServices;
@@ -47,28 +45,12 @@ class HostileRulesTest {
     private static final String TOKEN = "hostile-rules-test-token";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    @TempDir
-    static Path dir;
-    private static Server server;
-    private static Path rules;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(
+            dir -> Server.start(TestBundles.editableSeedServer(dir).withAdminToken(TOKEN)));
 
     static List<HostileRules> corpus() {
         return HostileRules.all();
-    }
-
-    @BeforeAll
-    static void start() throws Exception {
-        rules = TestBundles.copyOfRules(dir);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken(TOKEN));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -101,7 +83,7 @@ class HostileRulesTest {
     @MethodSource("corpus")
     void checkRefusesItAtItsLineAndRunsNothing(HostileRules h) throws Exception {
         // Given the shipped rules of its pack with one hostile file added
-        Path bundle = Files.createTempDirectory(dir, "check");
+        Path bundle = Files.createTempDirectory(server.dir(), "check");
         TestBundles.copyTree(TestBundles.RULES.resolve(h.pack()), bundle.resolve(h.pack()));
         Files.writeString(bundle.resolve(h.bundlePath()), h.text());
         int before = Canary.trips();
@@ -125,7 +107,7 @@ class HostileRulesTest {
         String revision = ready().get("rules_revision").asText();
         for (HostileRules h : corpus()) {
             // The reload gate: the file dropped into the live rules, then a reload
-            Path target = rules.resolve(h.bundlePath());
+            Path target = server.server().engine().rulesDir().resolve(h.bundlePath());
             Files.writeString(target, h.text());
             HttpResponse<String> reload = send("POST", "/v1/rules/reload", "{}");
             Files.delete(target);

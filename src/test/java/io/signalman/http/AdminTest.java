@@ -14,9 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
@@ -43,37 +42,19 @@ class AdminTest {
             new AdminCall("POST", "/v1/rules/reload", ""),
             new AdminCall("PUT", "/v1/fsm/instances/admin-test-agent", SNAPSHOT));
 
-    @TempDir
-    static Path publicData;
-    @TempDir
-    static Path separateData;
-
     /** Admin endpoints on the public port. */
-    private static Server together;
+    @RegisterExtension
+    static final TestServer together = TestServer.starting(
+            dir -> Server.start(TestBundles.seedServer().withData(dir).withAdminToken(TOKEN)));
     /** Admin endpoints on their own loopback listener only. */
-    private static Server separate;
-
-    @BeforeAll
-    static void startServers() throws Exception {
-        together = Server.start(TestBundles.seedServer().withData(publicData).withAdminToken(TOKEN));
-        separate = Server.start(TestBundles.seedServer().withData(separateData).withAdminToken(TOKEN)
-                .withAdminListener("127.0.0.1", 0));
-    }
-
-    @AfterAll
-    static void stopServers() {
-        if (together != null) {
-            together.close();
-        }
-        if (separate != null) {
-            separate.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer separate = TestServer.starting(dir -> Server.start(TestBundles.seedServer().withData(dir)
+            .withAdminToken(TOKEN).withAdminListener("127.0.0.1", 0)));
 
     @ParameterizedTest
     @FieldSource("ADMIN")
     void withoutATokenIsA401AskingForBearer(AdminCall c) {
-        for (int port : List.of(together.port(), separate.adminPort())) {
+        for (int port : List.of(together.port(), separate.server().adminPort())) {
             HttpResponse<String> r = call(port, c, null);
             error(r, 401, "unauthorized");
             assertEquals("Bearer", r.headers().firstValue("www-authenticate").orElse(""));
@@ -83,7 +64,7 @@ class AdminTest {
     @ParameterizedTest
     @FieldSource("ADMIN")
     void withAWrongTokenIsA403(AdminCall c) {
-        for (int port : List.of(together.port(), separate.adminPort())) {
+        for (int port : List.of(together.port(), separate.server().adminPort())) {
             for (String wrong : List.of(TOKEN + "x", TOKEN.substring(1), TOKEN.toUpperCase(java.util.Locale.ROOT))) {
                 error(call(port, c, "Bearer " + wrong), 403, "forbidden");
             }
@@ -95,7 +76,7 @@ class AdminTest {
     @ParameterizedTest
     @FieldSource("ADMIN")
     void withTheRightTokenIs200(AdminCall c) {
-        for (int port : List.of(together.port(), separate.adminPort())) {
+        for (int port : List.of(together.port(), separate.server().adminPort())) {
             HttpResponse<String> r = call(port, c, "Bearer " + TOKEN);
             assertEquals(200, r.statusCode(), r.body());
         }
@@ -112,7 +93,7 @@ class AdminTest {
 
     @Test
     void theAdminListenerServesOnlyTheAdminEndpointsAndHealth() {
-        int admin = separate.adminPort();
+        int admin = separate.server().adminPort();
         assertEquals(200, call(admin, new AdminCall("GET", "/health", null), null).statusCode());
         error(call(admin, new AdminCall("POST", "/v1/broker/route", BodyEndpoints.BROKER), "Bearer " + TOKEN), 404, "not_found");
         error(call(admin, new AdminCall("GET", "/v1/rules", null), "Bearer " + TOKEN), 404, "not_found");
@@ -130,8 +111,8 @@ class AdminTest {
     }
 
     @Test
-    void withoutAConfiguredTokenEveryAdminCallIsRefused() throws Exception {
-        try (Server none = Server.start(TestBundles.seedServer().withData(publicData.resolve("none")))) {
+    void withoutAConfiguredTokenEveryAdminCallIsRefused(@TempDir Path data) throws Exception {
+        try (Server none = Server.start(TestBundles.seedServer().withData(data))) {
             for (AdminCall c : ADMIN) {
                 error(call(none.port(), c, "Bearer anything"), 403, "forbidden");
             }

@@ -7,8 +7,6 @@ import io.signalman.Await;
 import io.signalman.app.Server;
 import io.signalman.datadir.Disk;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -39,13 +37,13 @@ class AnswerOrderTest {
         Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data), disk);
         try {
             int port = server.port();
-            assertEquals(201, post(port, "/v1/fsm/instances", "{\"id\": \"r1\", \"machine\": \"review-flow\"}", null).statusCode());
+            assertEquals(201, HttpCalls.post(port, "/v1/fsm/instances", "{\"id\": \"r1\", \"machine\": \"review-flow\"}", null).statusCode());
             // Given the decision log's writes held
             disk.hold.set(true);
             int answersBefore = disk.answers.get();
 
             // When a keyed action is sent
-            CompletableFuture<HttpResponse<String>> action = CompletableFuture.supplyAsync(() -> post(port,
+            CompletableFuture<HttpResponse<String>> action = CompletableFuture.supplyAsync(() -> HttpCalls.post(port,
                     "/v1/fsm/instances/r1/actions", "{\"action\": \"start\"}", "k1"));
             Await.until(Duration.ofSeconds(30), "an answer written, or a worker waiting for its held record",
                     () -> disk.answers.get() > answersBefore || waitingForTheLog());
@@ -77,15 +75,6 @@ class AnswerOrderTest {
             }
         }
         return false;
-    }
-
-    private static HttpResponse<String> post(int port, String path, String body, String key) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-            b.header("idempotency-key", key);
-        }
-        return HttpCalls.send(b);
     }
 
     /** Holds writes to decision-log files while {@link #hold} is set; counts writes to answers files. */

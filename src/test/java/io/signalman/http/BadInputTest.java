@@ -19,14 +19,12 @@ import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
@@ -40,31 +38,18 @@ class BadInputTest {
     private static final List<Endpoint> ENDPOINTS = BodyEndpoints.ALL;
     private static final long BIG_BODY_LIMIT = 512 * 1024;
 
-    @TempDir
-    static Path data;
-    @TempDir
-    static Path bigData;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(
+            dir -> Server.start(TestBundles.seedServer().withData(dir).withAdminToken(BodyEndpoints.TOKEN)));
+    @RegisterExtension
+    static final TestServer bigBodies = TestServer.starting(dir -> Server.start(TestBundles.seedServer().withData(dir)
+            .withAdminToken(BodyEndpoints.TOKEN).withBodyLimit(BIG_BODY_LIMIT)));
 
-    private static Server server;
-    private static Server bigBodies;
-
+    // Runs after both servers have started: the extensions' callbacks come before a class's @BeforeAll.
     @BeforeAll
-    static void startServers() throws Exception {
-        server = Server.start(TestBundles.seedServer().withData(data).withAdminToken(BodyEndpoints.TOKEN));
-        bigBodies = Server.start(TestBundles.seedServer().withData(bigData).withAdminToken(BodyEndpoints.TOKEN)
-                .withBodyLimit(BIG_BODY_LIMIT));
+    static void prepare() {
         BodyEndpoints.prepare(server.port());
         BodyEndpoints.prepare(bigBodies.port());
-    }
-
-    @AfterAll
-    static void stopServers() {
-        if (server != null) {
-            server.close();
-        }
-        if (bigBodies != null) {
-            bigBodies.close();
-        }
     }
 
     // ---- the body limit: 413 -------------------------------------------------------------------

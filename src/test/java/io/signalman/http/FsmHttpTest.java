@@ -33,6 +33,8 @@ import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * FSM instances and machines over HTTP and the event bus, against the
@@ -49,7 +51,7 @@ class FsmHttpTest {
     @RegisterExtension
     static final TestServer server = TestServer.starting(FsmHttpTest::start);
 
-    // ---- machine review-flow (seed 002) -------------------------------------------------------
+    // ---- moves: machine review-flow (seed 002), and transaction, a guard with no fallback ------
 
     @Test
     void creatingAnInstanceReturns201WithItsSnapshotInTheInitialState() {
@@ -64,168 +66,117 @@ class FsmHttpTest {
         assertEquals("idle", state(id));
     }
 
-    @Test
-    void startMovesAnIdleReviewToRunning() {
-        String id = fresh("review-flow");
-
-        JsonNode d = actOk(id, "start", null);
-
-        assertMoved(d, "idle", "running", "an idle review starts running");
-        assertEquals("review-flow", d.get("machine").asText());
-        assertEquals("running", state(id));
+    /** One action sent to an instance: its name and its payload as JSON (null: the body has none). */
+    private record Act(String action, String payload) {
+        String body() {
+            return "{\"action\": \"" + action + "\"" + (payload == null ? "" : ", \"payload\": " + payload) + "}";
+        }
     }
 
-    @Test
-    void aReviewOfGoodQualityIsDone() {
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
-
-        JsonNode d = actOk(id, "review", "{\"quality\": 0.9}");
-
-        assertMoved(d, "running", "done", "a review of good quality is done");
-        assertEquals("done", state(id));
+    /**
+     * An action that moves a fresh instance of {@code machine} after the actions {@code before}:
+     * from and to, and the one rule that decides it.
+     */
+    private record Move(String why, String machine, List<Act> before, Act act, String from, String to, String rule) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    @Test
-    void aReviewAtExactlyTheBarIsDone() {
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
+    private static final List<Move> MOVES = List.of(
+            new Move("start moves an idle review to running", "review-flow", List.of(), new Act("start", null),
+                    "idle", "running", "an idle review starts running"),
+            new Move("a review of good quality is done", "review-flow", List.of(new Act("start", null)),
+                    new Act("review", "{\"quality\": 0.9}"), "running", "done", "a review of good quality is done"),
+            new Move("a review at exactly the bar is done", "review-flow", List.of(new Act("start", null)),
+                    new Act("review", "{\"quality\": 0.7}"), "running", "done", "a review of good quality is done"),
+            new Move("a review below the bar goes to revising", "review-flow", List.of(new Act("start", null)),
+                    new Act("review", "{\"quality\": 0.3}"), "running", "revising",
+                    "a review below the quality bar goes back for revision"),
+            new Move("a restart runs a revised review again", "review-flow",
+                    List.of(new Act("start", null), new Act("review", "{\"quality\": 0.3}")), new Act("restart", null),
+                    "revising", "running", "a revised review runs again"),
+            // A missing or non-numeric quality reads as NaN (Payload.number); the guard must fail on it,
+            // which Drools' numeric >= (Double.compare, NaN above every number) does not do by itself.
+            new Move("a review without a payload fails the quality guard and goes to revising", "review-flow",
+                    List.of(new Act("start", null)), new Act("review", null), "running", "revising",
+                    "a review below the quality bar goes back for revision"),
+            new Move("a review with a quality that is not a number goes to revising", "review-flow",
+                    List.of(new Act("start", null)), new Act("review", "{\"quality\": \"0.9\"}"), "running", "revising",
+                    "a review below the quality bar goes back for revision"),
+            new Move("finish ends a running review without a quality check", "review-flow", List.of(new Act("start", null)),
+                    new Act("finish", null), "running", "done", "a running review that finishes is done"),
+            new Move("begin moves an idle transaction to processing", "transaction", List.of(), new Act("begin", null),
+                    "idle", "processing", "an idle transaction begins processing"),
+            new Move("an approved commit completes the transaction", "transaction", List.of(new Act("begin", null)),
+                    new Act("commit", "{\"approved\": true}"), "processing", "idle",
+                    "an approved commit completes the transaction"),
+            new Move("an abort rolls the transaction back", "transaction", List.of(new Act("begin", null)),
+                    new Act("abort", null), "processing", "idle", "an abort rolls the transaction back"));
 
-        assertMoved(actOk(id, "review", "{\"quality\": 0.7}"), "running", "done", "a review of good quality is done");
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("MOVES")
+    void anActionARuleAllowsMovesTheInstanceByThatRule(Move c) {
+        // Given a fresh instance moved by the case's actions before
+        String id = fresh(c.machine());
+        c.before().forEach(a -> act(id, a));
+
+        // When the action is sent
+        JsonNode d = act(id, c.act());
+
+        // Then it moved from, to, by the rule, and the instance is in the new state
+        assertMoved(d, c.from(), c.to(), c.rule());
+        assertEquals(c.machine(), d.get("machine").asText(), d.toString());
+        assertEquals(c.to(), state(id));
     }
 
-    @Test
-    void aReviewBelowTheBarGoesToRevisingAndARestartRunsItAgain() {
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
-
-        JsonNode review = actOk(id, "review", "{\"quality\": 0.3}");
-        assertMoved(review, "running", "revising", "a review below the quality bar goes back for revision");
-        assertEquals("revising", state(id));
-
-        JsonNode restart = actOk(id, "restart", null);
-        assertMoved(restart, "revising", "running", "a revised review runs again");
-        assertEquals("running", state(id));
+    /**
+     * An action refused 409 after the actions {@code before}: the error, the state it was refused in
+     * (the instance stays there), and the list the refusal names ({@code valid_actions} for an invalid
+     * transition, {@code guards} for a guard rejection).
+     */
+    private record Refusal(String why, String machine, List<Act> before, Act act, String error, String state,
+                           String listed, List<String> names) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    // A missing or non-numeric quality reads as NaN (Payload.number); the guard must fail on it,
-    // which Drools' numeric >= (Double.compare, NaN above every number) does not do by itself.
-    @Test
-    void aReviewWithoutAPayloadFailsTheQualityGuardAndGoesToRevising() {
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
+    private static final List<Refusal> REFUSALS = List.of(
+            new Refusal("an action with no rule from the current state is an invalid transition naming the valid actions, sorted",
+                    "review-flow", List.of(new Act("start", null)), new Act("start", null), "invalid_transition", "running",
+                    "valid_actions", List.of("finish", "review")),
+            new Refusal("an unknown action is an invalid transition", "review-flow", List.of(), new Act("launch", null),
+                    "invalid_transition", "idle", "valid_actions", List.of("start")),
+            new Refusal("a done review has no valid actions", "review-flow",
+                    List.of(new Act("start", null), new Act("finish", null)), new Act("restart", null),
+                    "invalid_transition", "done", "valid_actions", List.of()),
+            new Refusal("an unapproved commit is guard-rejected naming the guard and leaves the transaction processing",
+                    "transaction", List.of(new Act("begin", null)), new Act("commit", "{\"approved\": false}"),
+                    "guard_rejected", "processing", "guards", List.of("an approved commit completes the transaction")),
+            new Refusal("a commit without a payload is guard-rejected", "transaction", List.of(new Act("begin", null)),
+                    new Act("commit", null), "guard_rejected", "processing", "guards",
+                    List.of("an approved commit completes the transaction")));
 
-        JsonNode d = json(server.post(actions(id), "{\"action\": \"review\"}"), 200);
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("REFUSALS")
+    void anActionNoRuleAllowsIsRefused409AndChangesNothing(Refusal c) {
+        // Given a fresh instance moved by the case's actions before
+        String id = fresh(c.machine());
+        c.before().forEach(a -> act(id, a));
 
-        assertMoved(d, "running", "revising", "a review below the quality bar goes back for revision");
-    }
+        // When the action is sent
+        JsonNode e = json(server.post(actions(id), c.act().body()), 409);
 
-    @Test
-    void aReviewWithAQualityThatIsNotANumberGoesToRevising() {
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
-
-        assertMoved(actOk(id, "review", "{\"quality\": \"0.9\"}"), "running", "revising",
-                "a review below the quality bar goes back for revision");
-    }
-
-    @Test
-    void finishEndsARunningReviewWithoutAQualityCheck() {
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
-
-        assertMoved(actOk(id, "finish", null), "running", "done", "a running review that finishes is done");
-    }
-
-    @Test
-    void anActionWithNoRuleFromTheCurrentStateIsAnInvalidTransitionAndChangesNothing() {
-        // Given a running review
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
-
-        // When it is started again
-        JsonNode e = json(server.post(actions(id), "{\"action\": \"start\"}"), 409);
-
-        // Then it is refused with the state, the action and the valid actions, sorted
-        assertEquals("invalid_transition", e.get("error").asText());
-        assertEquals("running", e.get("current_state").asText());
-        assertEquals("start", e.get("action").asText());
-        assertEquals(List.of("finish", "review"), strings(e.get("valid_actions")));
+        // Then it is refused naming the state, the action and the list, and the state is unchanged
+        assertEquals(c.error(), e.get("error").asText(), e.toString());
+        assertEquals(c.state(), e.get("current_state").asText(), e.toString());
+        assertEquals(c.act().action(), e.get("action").asText(), e.toString());
+        assertEquals(c.names(), strings(e.get(c.listed())), e.toString());
         assertTrue(e.get("message").isTextual(), e.toString());
-        assertEquals("running", state(id));
-    }
-
-    @Test
-    void anUnknownActionIsAnInvalidTransition() {
-        String id = fresh("review-flow");
-
-        JsonNode e = json(server.post(actions(id), "{\"action\": \"launch\"}"), 409);
-
-        assertEquals("invalid_transition", e.get("error").asText());
-        assertEquals("idle", e.get("current_state").asText());
-        assertEquals(List.of("start"), strings(e.get("valid_actions")));
-        assertEquals("idle", state(id));
-    }
-
-    @Test
-    void aDoneReviewHasNoValidActions() {
-        String id = fresh("review-flow");
-        actOk(id, "start", null);
-        actOk(id, "finish", null);
-
-        JsonNode e = json(server.post(actions(id), "{\"action\": \"restart\"}"), 409);
-
-        assertEquals("invalid_transition", e.get("error").asText());
-        assertEquals(List.of(), strings(e.get("valid_actions")));
-        assertEquals("done", state(id));
-    }
-
-    // ---- machine transaction: a guard with no fallback ----------------------------------------
-
-    @Test
-    void anUnapprovedCommitIsGuardRejectedNamingTheGuardAndLeavesTheTransactionProcessing() {
-        String id = fresh("transaction");
-        actOk(id, "begin", null);
-
-        JsonNode e = json(server.post(actions(id), "{\"action\": \"commit\", \"payload\": {\"approved\": false}}"), 409);
-
-        assertEquals("guard_rejected", e.get("error").asText());
-        assertEquals("processing", e.get("current_state").asText());
-        assertEquals("commit", e.get("action").asText());
-        assertEquals(List.of("an approved commit completes the transaction"), strings(e.get("guards")));
-        assertTrue(e.get("message").isTextual(), e.toString());
-        assertEquals("processing", state(id));
-    }
-
-    @Test
-    void aCommitWithoutAPayloadIsGuardRejected() {
-        String id = fresh("transaction");
-        actOk(id, "begin", null);
-
-        JsonNode e = json(server.post(actions(id), "{\"action\": \"commit\"}"), 409);
-
-        assertEquals("guard_rejected", e.get("error").asText());
-        assertEquals("processing", state(id));
-    }
-
-    @Test
-    void anApprovedCommitCompletesTheTransaction() {
-        String id = fresh("transaction");
-        assertMoved(actOk(id, "begin", null), "idle", "processing", "an idle transaction begins processing");
-
-        JsonNode d = actOk(id, "commit", "{\"approved\": true}");
-
-        assertMoved(d, "processing", "idle", "an approved commit completes the transaction");
-        assertEquals("idle", state(id));
-    }
-
-    @Test
-    void anAbortRollsTheTransactionBack() {
-        String id = fresh("transaction");
-        actOk(id, "begin", null);
-
-        assertMoved(actOk(id, "abort", null), "processing", "idle", "an abort rolls the transaction back");
-        assertEquals("idle", state(id));
+        assertEquals(c.state(), state(id));
     }
 
     // ---- machines -----------------------------------------------------------------------------
@@ -316,7 +267,7 @@ class FsmHttpTest {
     @Test
     void creatingAnExistingIdIs409AndLeavesTheInstanceAsItWas() {
         String id = fresh("review-flow");
-        actOk(id, "start", null);
+        act(id, new Act("start", null));
 
         JsonNode e = error(server.post(INSTANCES, "{\"id\": \"" + id + "\", \"machine\": \"transaction\"}"), 409);
 
@@ -353,21 +304,29 @@ class FsmHttpTest {
 
     // ---- restore (admin) ----------------------------------------------------------------------
 
-    @Test
-    void restoringWithoutATokenIs401AndChangesNothing() {
-        String id = fresh("review-flow");
-
-        error(put(id, snapshot("review-flow", "revising"), null), 401);
-
-        assertEquals("idle", state(id));
+    /** A restore of an idle review that is refused: the snapshot's machine and state, the token, the answer. */
+    private record RefusedRestore(String why, String machine, String state, String token, int status, String error) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    @Test
-    void restoringWithAWrongTokenIs403AndChangesNothing() {
+    private static final List<RefusedRestore> REFUSED_RESTORES = List.of(
+            new RefusedRestore("without a token it is 401", "review-flow", "revising", null, 401, "unauthorized"),
+            new RefusedRestore("with a wrong token it is 403", "review-flow", "revising", "not-the-token", 403, "forbidden"),
+            new RefusedRestore("a state the machine does not define is 422", "review-flow", "paused", ADMIN_TOKEN, 422,
+                    "unknown_state"),
+            new RefusedRestore("an unknown machine is 422", "no-such-machine", "idle", ADMIN_TOKEN, 422, "unknown_machine"));
+
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("REFUSED_RESTORES")
+    void aRefusedRestoreChangesNothing(RefusedRestore c) {
         String id = fresh("review-flow");
 
-        error(put(id, snapshot("review-flow", "revising"), "not-the-token"), 403);
+        JsonNode e = error(put(id, snapshot(c.machine(), c.state()), c.token()), c.status());
 
+        assertEquals(c.error(), e.get("error").asText(), e.toString());
         assertEquals("idle", state(id));
     }
 
@@ -382,26 +341,7 @@ class FsmHttpTest {
         // Then the instance is in revising, and restart moves it on from there
         assertEquals("revising", restored.get("current_state").asText());
         assertEquals("revising", state(id));
-        assertMoved(actOk(id, "restart", null), "revising", "running", "a revised review runs again");
-    }
-
-    @Test
-    void restoringAStateTheMachineDoesNotDefineIs422AndChangesNothing() {
-        String id = fresh("review-flow");
-
-        JsonNode e = error(put(id, snapshot("review-flow", "paused"), ADMIN_TOKEN), 422);
-
-        assertEquals("unknown_state", e.get("error").asText());
-        assertEquals("idle", state(id));
-    }
-
-    @Test
-    void restoringAnUnknownMachineIs422() {
-        String id = fresh("review-flow");
-
-        error(put(id, snapshot("no-such-machine", "idle"), ADMIN_TOKEN), 422);
-
-        assertEquals("idle", state(id));
+        assertMoved(act(id, new Act("restart", null)), "revising", "running", "a revised review runs again");
     }
 
     // ---- concurrency (compare-and-set) ----------------------------------------------
@@ -552,9 +492,9 @@ class FsmHttpTest {
         return "{\"type\": \"fsm\", \"machine\": \"" + machine + "\", \"current_state\": \"" + state + "\"}";
     }
 
-    private static JsonNode actOk(String id, String action, String payloadJson) {
-        String body = "{\"action\": \"" + action + "\"" + (payloadJson == null ? "" : ", \"payload\": " + payloadJson) + "}";
-        return json(server.post(actions(id), body), 200);
+    /** Sends {@code a} to instance {@code id}, which must move: the 200 decision. */
+    private static JsonNode act(String id, Act a) {
+        return json(server.post(actions(id), a.body()), 200);
     }
 
     private static String state(String id) {

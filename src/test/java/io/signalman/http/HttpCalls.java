@@ -69,6 +69,23 @@ public final class HttpCalls {
                 .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /**
+     * A JSON body POSTed to {@code path} on 127.0.0.1:{@code port}, with an {@code idempotency-key}
+     * header when {@code key} is not null.
+     */
+    static HttpResponse<String> post(int port, String path, String body, String key) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (key != null) {
+            b.header("idempotency-key", key);
+        }
+        return send(b);
+    }
+
+    static HttpResponse<String> get(int port, String path) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET());
+    }
+
     /** The body as JSON, after checking the status and that it says it is JSON. */
     static JsonNode json(HttpResponse<String> response, int status) {
         assertEquals(status, response.statusCode(), () -> "body: " + response.body());

@@ -14,13 +14,10 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Idempotency: a request seen again under the same {@code Idempotency-Key}
@@ -31,24 +28,10 @@ class IdempotencyTest {
 
     private static final String TEACHER = "{\"agent\": \"teacher\", \"response\": \"Question 1: 2+2? [QUESTION]\", \"tool_calls\": 0}";
 
-    @TempDir
-    static Path data;
-
-    private static Server server;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(dir -> Server.start(TestBundles.seedServer().withData(dir)));
     /** Decisions this class expects in the log so far (one writer: it catches up to exactly this). */
     private static long decided;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = Server.start(TestBundles.seedServer().withData(data));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @Test
     void aRepeatedFsmActionWithTheSameKeyReturnsTheFirstAnswerAndMovesTheStateOnce() throws Exception {
@@ -65,7 +48,7 @@ class IdempotencyTest {
         assertEquals(200, again.statusCode(), again.body());
         assertEquals(first.body(), again.body());
         assertEquals("true", again.headers().firstValue("idempotent-replayed").orElse(""));
-        assertEquals("running", Json.parse(get("/v1/fsm/instances/idem-1").body()).get("current_state").asText());
+        assertEquals("running", Json.parse(server.get("/v1/fsm/instances/idem-1").body()).get("current_state").asText());
         // and without the key the same action is a new request, refused from the new state
         assertEquals(409, post("/v1/fsm/instances/idem-1/actions", "{\"action\": \"start\"}", null).statusCode());
         decided++;
@@ -82,7 +65,7 @@ class IdempotencyTest {
 
         assertEquals(422, other.statusCode(), other.body());
         assertEquals("idempotency_key_reused", Json.parse(other.body()).get("error").asText());
-        assertEquals("running", Json.parse(get("/v1/fsm/instances/idem-2").body()).get("current_state").asText());
+        assertEquals("running", Json.parse(server.get("/v1/fsm/instances/idem-2").body()).get("current_state").asText());
         assertLoggedOnce();
     }
 
@@ -97,7 +80,7 @@ class IdempotencyTest {
 
         assertEquals(200, again.statusCode(), again.body());
         assertEquals(first.body(), again.body());
-        assertEquals(1, Json.parse(get("/v1/handoff/conversations/idem-3").body()).get("handoff_count").asInt());
+        assertEquals(1, Json.parse(server.get("/v1/handoff/conversations/idem-3").body()).get("handoff_count").asInt());
         assertLoggedOnce();
     }
 
@@ -138,8 +121,8 @@ class IdempotencyTest {
 
     /** The log holds exactly the decisions made: none for a replay, a refusal or a 422. */
     private static void assertLoggedOnce() {
-        Await.until(Duration.ofSeconds(10), "the log to write " + decided, () -> server.decisionLog().written() >= decided);
-        assertEquals(decided, server.decisionLog().written(), "replayed answers are not logged again");
+        Await.until(Duration.ofSeconds(10), "the log to write " + decided, () -> server.server().decisionLog().written() >= decided);
+        assertEquals(decided, server.server().decisionLog().written(), "replayed answers are not logged again");
     }
 
     private static JsonNode bus(String body) throws Exception {
@@ -156,11 +139,6 @@ class IdempotencyTest {
             b.header("Idempotency-Key", key);
         }
         return HttpCalls.CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static HttpResponse<String> get(String path) throws Exception {
-        return HttpCalls.CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,7 @@ class SignalsHttpTest {
 
     private static final String ROUTE = "/v1/signals/route";
     private static final String INSTANCES = "/v1/fsm/instances";
+    private static final AtomicInteger GATED_IDS = new AtomicInteger();
     private static final Set<String> TIERS = Set.of("strategy", "agent", "plugin");
 
     @RegisterExtension
@@ -156,68 +158,56 @@ class SignalsHttpTest {
         assertEquals("strategy", record.get("decision").get("tier").asText());
     }
 
-    @Test
-    void aStopForceStopsAnAgentRunningATransactionInEveryState() {
-        // Given an agent whose FSM runs machine transaction
-        String agent = "stop-agent";
-        createInstance(agent, "transaction");
-
-        // When it is stopped while idle, then while processing
-        JsonNode idle = routeOk(signal(agent, "stop", "{}"));
-        act(agent, "begin");
-        JsonNode processing = routeOk(signal(agent, "stop", "{}"));
-
-        // Then the strategy force-stops it both times (over the plugin's graceful default)
-        String rule = "a stop force-stops an agent running a transaction, in any state";
-        assertRouted(idle, "strategy", "force_stop", null, rule);
-        assertRouted(processing, "strategy", "force_stop", null, rule);
+    /**
+     * A signal for an agent whose FSM runs {@code machine}, moved by the actions {@code before}, and
+     * the route that decides it ({@code rule} null: unrouted, 200 with no action).
+     */
+    private record Gated(String why, String machine, List<String> before, String kind, String payload, String tier,
+                         String type, String value, String rule) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    @Test
-    void aTimerAsksAnIdleTransactionAgentForACheckAndOnlyWhenIdle() {
-        String agent = "timer-agent";
-        createInstance(agent, "transaction");
+    private static final String FORCE_STOP = "a stop force-stops an agent running a transaction, in any state";
 
-        JsonNode idle = routeOk(signal(agent, "timer", "{}"));
-        act(agent, "begin");
-        JsonNode processing = routeOk(signal(agent, "timer", "{}"));
+    private static final List<Gated> GATED = List.of(
+            new Gated("a stop force-stops an idle transaction agent over the plugin's graceful default", "transaction",
+                    List.of(), "stop", "{}", "strategy", "force_stop", null, FORCE_STOP),
+            new Gated("a stop force-stops a processing transaction agent over the plugin's graceful default", "transaction",
+                    List.of("begin"), "stop", "{}", "strategy", "force_stop", null, FORCE_STOP),
+            new Gated("a timer asks an idle transaction agent for a check", "transaction", List.of(), "timer", "{}",
+                    "strategy", "transition", "check", "a timer on an idle transaction asks for a check"),
+            // no agent or plugin route for timers either
+            new Gated("a timer for a processing transaction agent is unrouted", "transaction", List.of("begin"), "timer", "{}",
+                    null, null, null, null),
+            // the agent has no routes of its own: the strategy tier does not match and the plugin decides
+            new Gated("a user message to an idle transaction agent is not gated", "transaction", List.of(), "user_message",
+                    "{\"budget_exhausted\": true}", "plugin", "graceful_stop", null,
+                    "the rate limiter stops user messages once the budget is exhausted"),
+            new Gated("a stop for an agent running review-flow (no signal routes) is not force-stopped", "review-flow",
+                    List.of(), "stop", "{}", "plugin", "graceful_stop", null, "stop signals stop gracefully by default"),
+            new Gated("custom:Stop is not stop, even for a transaction agent", "transaction", List.of(), "custom:Stop", "{}",
+                    null, null, null, null));
 
-        assertRouted(idle, "strategy", "transition", "check", "a timer on an idle transaction asks for a check");
-        // no agent or plugin route for timers either: unrouted
-        assertUnrouted(processing);
-    }
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("GATED")
+    void aSignalForAnAgentWithAnFsmIsRoutedByItsMachineAndState(Gated c) {
+        // Given an agent of its own whose FSM runs the machine, moved by the actions before
+        String agent = "gated-" + GATED_IDS.incrementAndGet();
+        createInstance(agent, c.machine());
+        c.before().forEach(a -> act(agent, a));
 
-    @Test
-    void aUserMessageToAnIdleTransactionAgentIsNotGated() {
-        // Given an agent with a transaction FSM that has not begun, and no routes of its own
-        String agent = "idle-txn-agent";
-        createInstance(agent, "transaction");
+        // When the signal is routed
+        JsonNode d = routeOk(signal(agent, c.kind(), c.payload()));
 
-        JsonNode d = routeOk(signal(agent, "user_message", "{\"budget_exhausted\": true}"));
-
-        // Then the strategy tier does not match and the plugin decides
-        assertRouted(d, "plugin", "graceful_stop", null, "the rate limiter stops user messages once the budget is exhausted");
-    }
-
-    @Test
-    void aStopForAnAgentRunningAnotherMachineIsNotForceStopped() {
-        // Given an agent whose FSM runs review-flow, which contributes no signal routes
-        String agent = "review-flow-agent";
-        createInstance(agent, "review-flow");
-
-        JsonNode d = routeOk(signal(agent, "stop", "{}"));
-
-        assertRouted(d, "plugin", "graceful_stop", null, "stop signals stop gracefully by default");
-    }
-
-    @Test
-    void customStopIsNotStopEvenForATransactionAgent() {
-        String agent = "custom-stop-agent";
-        createInstance(agent, "transaction");
-
-        JsonNode d = routeOk(signal(agent, "custom:Stop", "{}"));
-
-        assertUnrouted(d);
+        // Then the route decides it, or none
+        if (c.rule() == null) {
+            assertUnrouted(d);
+        } else {
+            assertRouted(d, c.tier(), c.type(), c.value(), c.rule());
+        }
     }
 
     // ---- explain --------------------------------------------------------------------

@@ -7,10 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.decisionlog.FillingDisk;
+import io.signalman.datadir.FillingDisk;
 import io.signalman.replay.Archive;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,42 +40,42 @@ class StorageOutageHttpTest {
         Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data), disk);
         try {
             int port = server.port();
-            acknowledged.add(decisionId(HttpCalls.json(post(port, "/v1/broker/route", MESSAGE, null), 200)));
-            assertEquals(201, post(port, "/v1/fsm/instances", "{\"id\": \"o-1\", \"machine\": \"review-flow\"}", null).statusCode());
-            assertEquals(201, post(port, "/v1/handoff/conversations", "{\"crew\": \"exam\", \"id\": \"c-1\"}", null).statusCode());
+            acknowledged.add(decisionId(HttpCalls.json(HttpCalls.post(port, "/v1/broker/route", MESSAGE, null), 200)));
+            assertEquals(201, HttpCalls.post(port, "/v1/fsm/instances", "{\"id\": \"o-1\", \"machine\": \"review-flow\"}", null).statusCode());
+            assertEquals(201, HttpCalls.post(port, "/v1/handoff/conversations", "{\"crew\": \"exam\", \"id\": \"c-1\"}", null).statusCode());
 
             // When the disk fills up
             disk.full = true;
 
             // Then every change is refused with 503 storage_unavailable and Retry-After: a decision ...
-            HttpResponse<String> refused = post(port, "/v1/broker/route", MESSAGE, null);
+            HttpResponse<String> refused = HttpCalls.post(port, "/v1/broker/route", MESSAGE, null);
             assertEquals("storage_unavailable", HttpCalls.error(refused, 503).get("error").asText());
             assertEquals("1", refused.headers().firstValue("retry-after").orElse(""));
             // ... creates, which write the state journal ...
-            refusedForStorage(post(port, "/v1/fsm/instances", "{\"id\": \"o-2\", \"machine\": \"review-flow\"}", null));
-            refusedForStorage(post(port, "/v1/handoff/conversations", "{\"crew\": \"exam\", \"id\": \"c-2\"}", null));
+            refusedForStorage(HttpCalls.post(port, "/v1/fsm/instances", "{\"id\": \"o-2\", \"machine\": \"review-flow\"}", null));
+            refusedForStorage(HttpCalls.post(port, "/v1/handoff/conversations", "{\"crew\": \"exam\", \"id\": \"c-2\"}", null));
             // ... an FSM action and a handoff turn, keyed, and nothing moves
-            refusedForStorage(post(port, "/v1/fsm/instances/o-1/actions", "{\"action\": \"start\"}", "k-action"));
-            refusedForStorage(post(port, "/v1/handoff/conversations/c-1/turns", TURN, "k-turn"));
-            assertEquals("idle", HttpCalls.json(get(port, "/v1/fsm/instances/o-1"), 200).get("current_state").asText());
-            assertEquals(0, HttpCalls.json(get(port, "/v1/handoff/conversations/c-1"), 200).get("handoff_count").asInt());
-            assertEquals(404, get(port, "/v1/fsm/instances/o-2").statusCode());
+            refusedForStorage(HttpCalls.post(port, "/v1/fsm/instances/o-1/actions", "{\"action\": \"start\"}", "k-action"));
+            refusedForStorage(HttpCalls.post(port, "/v1/handoff/conversations/c-1/turns", TURN, "k-turn"));
+            assertEquals("idle", HttpCalls.json(HttpCalls.get(port, "/v1/fsm/instances/o-1"), 200).get("current_state").asText());
+            assertEquals(0, HttpCalls.json(HttpCalls.get(port, "/v1/handoff/conversations/c-1"), 200).get("handoff_count").asInt());
+            assertEquals(404, HttpCalls.get(port, "/v1/fsm/instances/o-2").statusCode());
             // ... and /ready says why, while /health stays live
-            JsonNode ready = HttpCalls.error(get(port, "/ready"), 503);
+            JsonNode ready = HttpCalls.error(HttpCalls.get(port, "/ready"), 503);
             assertEquals("storage_writable", ready.at("/details/conditions/0/condition").asText(), ready.toString());
-            assertEquals(200, get(port, "/health").statusCode());
+            assertEquals(200, HttpCalls.get(port, "/health").statusCode());
 
             // When space returns, service resumes by itself ...
             disk.full = false;
-            Await.until(Duration.ofSeconds(10), "/ready to be 200 again", () -> get(port, "/ready").statusCode() == 200);
-            acknowledged.add(decisionId(HttpCalls.json(post(port, "/v1/broker/route", MESSAGE, null), 200)));
+            Await.until(Duration.ofSeconds(10), "/ready to be 200 again", () -> HttpCalls.get(port, "/ready").statusCode() == 200);
+            acknowledged.add(decisionId(HttpCalls.json(HttpCalls.post(port, "/v1/broker/route", MESSAGE, null), 200)));
             // ... and the refused keys were released: their retries run now (not 409 in progress), once
-            JsonNode moved = HttpCalls.json(post(port, "/v1/fsm/instances/o-1/actions", "{\"action\": \"start\"}", "k-action"), 200);
+            JsonNode moved = HttpCalls.json(HttpCalls.post(port, "/v1/fsm/instances/o-1/actions", "{\"action\": \"start\"}", "k-action"), 200);
             assertEquals("running", moved.get("to").asText());
-            HttpResponse<String> again = post(port, "/v1/fsm/instances/o-1/actions", "{\"action\": \"start\"}", "k-action");
+            HttpResponse<String> again = HttpCalls.post(port, "/v1/fsm/instances/o-1/actions", "{\"action\": \"start\"}", "k-action");
             assertEquals(moved.toString(), HttpCalls.json(again, 200).toString());
             assertEquals("true", again.headers().firstValue("idempotent-replayed").orElse(""));
-            assertEquals(200, post(port, "/v1/handoff/conversations/c-1/turns", TURN, "k-turn").statusCode());
+            assertEquals(200, HttpCalls.post(port, "/v1/handoff/conversations/c-1/turns", TURN, "k-turn").statusCode());
             assertEquals(1, server.storage().outages());
         } finally {
             server.close();
@@ -103,18 +101,5 @@ class StorageOutageHttpTest {
 
     private static String decisionId(JsonNode decision) {
         return decision.get("decision_id").asText();
-    }
-
-    private static HttpResponse<String> post(int port, String path, String body, String key) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-            b.header("idempotency-key", key);
-        }
-        return HttpCalls.send(b);
-    }
-
-    private static HttpResponse<String> get(int port, String path) {
-        return HttpCalls.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET());
     }
 }

@@ -33,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReloadRaceTest {
 
-    private static final String TOOL = "decide.primary(\"sr-director-tooling\")";
     private static final String MESSAGE = "{\"envelope\":{\"from_agent\":\"tool-smith\",\"priority\":\"normal\"},"
             + "\"type\":\"event\",\"subtype\":\"tool.installed\"}";
 
@@ -48,8 +47,8 @@ class ReloadRaceTest {
         String original = Files.readString(TestBundles.RULES.resolve("broker/routing.drl"));
         Map<String, String> variants = Map.of(
                 "a", original,
-                "b", original.replace(TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")"),
-                "bad", original.replace(TOOL, "decide.primary(\"sr-director-tooling\"")); // missing ')'
+                "b", original.replace(TestBundles.TOOL_ROUTE, TestBundles.TOOL_ROUTE_WITH_TOOL_SMITH),
+                "bad", original.replace(TestBundles.TOOL_ROUTE, "decide.primary(\"sr-director-tooling\"")); // missing ')'
         Map<String, JsonNode> expected = Map.of(
                 revisionOf(variants.get("a")), Json.parse("[\"sr-director-tooling\"]"),
                 revisionOf(variants.get("b")), Json.parse("[\"sr-director-tooling\",\"tool-smith\"]"));

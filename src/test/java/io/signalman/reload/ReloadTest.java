@@ -32,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ReloadTest {
 
     private static final String TOKEN = "reload-test-token";
-    private static final String TOOL = "decide.primary(\"sr-director-tooling\")";
     private static final String SCENARIOS = "broker/scenarios/routing.yaml";
     /** What the broker's scenario for a new tool expects, in the seed bundle. */
     private static final String TOOL_SCENARIO = "primary_recipients: [sr-director-tooling]";
@@ -61,7 +60,7 @@ class ReloadTest {
     @Test
     void aGoodChangeWhoseFixturesWereAcceptedGoesLiveWithinSecondsWithoutARestart() throws Exception {
         String before = revision();
-        TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        TestBundles.edit(rules.resolve("broker/routing.drl"), TestBundles.TOOL_ROUTE, TestBundles.TOOL_ROUTE_WITH_TOOL_SMITH);
         TestBundles.edit(rules.resolve(SCENARIOS), TOOL_SCENARIO, "primary_recipients: [sr-director-tooling, tool-smith]");
         assertEquals(0, CliRunner.run("replay", "--rules", rules.toString(), "--accept", fixtures.toString()).code());
 
@@ -75,7 +74,7 @@ class ReloadTest {
     @Test
     void badDrlIsRefusedWithFileAndLineAndTheOldRulesKeepServing() throws Exception {
         String before = revision();
-        TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primry(\"sr-director-tooling\")");
+        TestBundles.edit(rules.resolve("broker/routing.drl"), TestBundles.TOOL_ROUTE, "decide.primry(\"sr-director-tooling\")");
 
         HttpResponse<String> res = reload(TOKEN);
 
@@ -93,7 +92,7 @@ class ReloadTest {
         // Given a consequence that reads /etc/hostname and prints it
         String before = revision();
         Path drl = rules.resolve("broker/routing.drl");
-        TestBundles.edit(drl, TOOL + ".priority(\"low\");", TOOL + ".priority(\"low\");\n    System.out.println(java.nio.file.Files.readString("
+        TestBundles.edit(drl, TestBundles.TOOL_ROUTE + ".priority(\"low\");", TestBundles.TOOL_ROUTE + ".priority(\"low\");\n    System.out.println(java.nio.file.Files.readString("
                 + "java.nio.file.Path.of(\"/etc/hostname\")));");
         int line = java.nio.file.Files.readAllLines(drl).indexOf(
                 "    System.out.println(java.nio.file.Files.readString(java.nio.file.Path.of(\"/etc/hostname\")));") + 1;
@@ -113,7 +112,7 @@ class ReloadTest {
     @Test
     void aChangedDecisionThatWasNotAcceptedIsRefusedNamingTheRecordsItChanges() throws Exception {
         String before = revision();
-        TestBundles.edit(rules.resolve("broker/routing.drl"), TOOL, "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        TestBundles.edit(rules.resolve("broker/routing.drl"), TestBundles.TOOL_ROUTE, TestBundles.TOOL_ROUTE_WITH_TOOL_SMITH);
 
         HttpResponse<String> res = reload(TOKEN);
 

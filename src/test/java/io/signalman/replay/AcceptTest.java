@@ -28,9 +28,7 @@ class AcceptTest {
 
     @BeforeAll
     static void changeOneRule() {
-        changedRules = TestBundles.copyOfRules(tmp.resolve("changed"));
-        TestBundles.edit(changedRules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
-                "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        changedRules = TestBundles.copyOfRulesWithToolSmith(tmp.resolve("changed"));
     }
 
     @Test

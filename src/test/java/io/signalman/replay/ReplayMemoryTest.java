@@ -36,9 +36,7 @@ class ReplayMemoryTest {
         List<String> lines = GeneratedArchive.lines(List.of("broker", "signals", "fsm"), true);
         Path archive = tmp.resolve("decisions/generated.jsonl.gz");
         GeneratedArchive.write(archive, lines, RECORDS);
-        Path rules = TestBundles.copyOfRules(tmp);
-        TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
-                "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        Path rules = TestBundles.copyOfRulesWithToolSmith(tmp);
         long expectedChanges = 0;
         for (int i = 0; i < RECORDS; i++) {
             if (TOOL_RULE.equals(Json.parse(lines.get(i % lines.size())).path("decision").path("rule").asText())) {

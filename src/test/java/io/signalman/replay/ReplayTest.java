@@ -33,9 +33,7 @@ class ReplayTest {
     @BeforeAll
     static void changeOneRule() {
         twoWaysRules = NondeterministicRules.copy(tmp.resolve("two-ways"));
-        changedRules = TestBundles.copyOfRules(tmp.resolve("changed"));
-        TestBundles.edit(changedRules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
-                "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+        changedRules = TestBundles.copyOfRulesWithToolSmith(tmp.resolve("changed"));
         changed = TestBundles.compile(changedRules);
     }
 

@@ -68,9 +68,7 @@ class ReplayThreadsProperties {
 
     private static RuleBundle changedRules() {
         try {
-            Path rules = TestBundles.copyOfRules(Files.createTempDirectory("replay-threads-rules"));
-            TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"sr-director-tooling\")",
-                    "decide.primary(\"sr-director-tooling\", \"tool-smith\")");
+            Path rules = TestBundles.copyOfRulesWithToolSmith(Files.createTempDirectory("replay-threads-rules"));
             TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"openclaw\", \"knox\")",
                     "decide.primary(\"openclaw\")");
             return TestBundles.compile(rules);

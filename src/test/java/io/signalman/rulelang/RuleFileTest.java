@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** The rule language: what a rule may say, and each way out of it refused at its line. */
 class RuleFileTest {
@@ -91,35 +92,36 @@ class RuleFileTest {
         assertTrue(!f.errors().isEmpty() && f.errors().stream().allMatch(e -> e.line() == 12), f.errors()::toString);
     }
 
-    @Test
-    void anImportOfAnythingButThePacksFactsIsRefusedAtItsLine() {
-        String text = rule("    Message()", "    decide.store();").replace("import io.signalman.broker.OrgChart;",
-                "import java.io.File;");
+    /** A rule file changed outside its rule (one replacement), refused with one finding at its line, saying {@code words}. */
+    private record Outside(String why, String from, String to, int line, List<String> words) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    private static final List<Outside> OUTSIDE = List.of(
+            new Outside("an import of anything but the pack's facts is refused at its line, naming what it may import",
+                    "import io.signalman.broker.OrgChart;", "import java.io.File;", 4,
+                    List.of("java.io.File", "io.signalman.broker.Message")),
+            new Outside("a function declaration is refused at its line", "global io.signalman.broker.Route decide;\n",
+                    "global io.signalman.broker.Route decide;\nfunction String host() { return \"x\"; }\n", 6,
+                    List.of("function host")),
+            new Outside("a second global is refused", "global io.signalman.broker.Route decide;\n",
+                    "global io.signalman.broker.Route decide;\nglobal java.util.List out;\n", 6, List.of()),
+            new Outside("a timer is refused", "salience 100", "salience 100 timer (int: 1s)", 9, List.of("timer")));
+
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("OUTSIDE")
+    void whatARuleFileMayNotDeclareIsRefusedAtItsLine(Outside c) {
+        String text = rule("    Message()", "    decide.store();").replace(c.from(), c.to());
+
         Finding f = only(RuleFile.read(text, BROKER));
-        assertEquals(4, f.line());
-        assertTrue(f.message().contains("java.io.File") && f.message().contains("io.signalman.broker.Message"), f::toString);
-    }
 
-    @Test
-    void aFunctionDeclarationIsRefusedAtItsLine() {
-        String text = rule("    Message()", "    decide.store();").replace("global io.signalman.broker.Route decide;\n",
-                "global io.signalman.broker.Route decide;\nfunction String host() { return \"x\"; }\n");
-        Finding f = only(RuleFile.read(text, BROKER));
-        assertEquals(6, f.line());
-        assertTrue(f.message().contains("function host"), f::toString);
-    }
-
-    @Test
-    void aSecondGlobalIsRefused() {
-        String text = rule("    Message()", "    decide.store();").replace("global io.signalman.broker.Route decide;\n",
-                "global io.signalman.broker.Route decide;\nglobal java.util.List out;\n");
-        assertEquals(6, only(RuleFile.read(text, BROKER)).line());
-    }
-
-    @Test
-    void aTimerIsRefused() {
-        String text = rule("    Message()", "    decide.store();").replace("salience 100", "salience 100 timer (int: 1s)");
-        assertTrue(only(RuleFile.read(text, BROKER)).message().contains("timer"));
+        assertEquals(c.line(), f.line(), f::toString);
+        for (String w : c.words()) {
+            assertTrue(f.message().contains(w), f::toString);
+        }
     }
 
     @Test

@@ -79,10 +79,7 @@ class TrialsApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        config = ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken(TOKEN);
+        config = TestBundles.editableSeedServer(dir).withAdminToken(TOKEN);
         restart();
         tried = draftWith(TrialsApiTest::triedRouting);
         String review = ok(200, workbench("GET", "drafts/" + tried + "/file?path=" + REVIEW_FLOW, null)).get("text").asText();

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.http.ServerConfig;
+import io.signalman.http.TestServer;
 import io.signalman.http.HttpCalls;
 import io.signalman.json.Json;
 import io.signalman.people.AuditVerify;
@@ -16,13 +16,11 @@ import io.signalman.people.PeopleConfig;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Four eyes through the real server with {@code --approvals 1}: users made by the admin through
@@ -39,30 +37,18 @@ class ApprovalsApiTest {
     private static final String ROUTING = "broker/routing.drl";
     private static final String RULE = "critical messages go to openclaw and knox";
 
-    @TempDir
-    static Path dir;
-    private static Server server;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(dir -> Server.start(TestBundles.editableSeedServer(dir)
+            .withAdminToken(ADMIN).withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1)))));
     private static String ana;
     private static String bo;
     private static String cy;
 
     @BeforeAll
     static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken(ADMIN)
-                .withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1))));
         ana = addUser("ana", "author");
         bo = addUser("bo", "approver");
         cy = addUser("cy", "operator");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -130,10 +116,10 @@ class ApprovalsApiTest {
 
         // The audit log holds every act, in an unbroken chain
         List<String> actions = new ArrayList<>();
-        server.people().audit().entries().forEach(e -> actions.add(e.get("user").asText() + " " + e.get("action").asText()));
+        server.server().people().audit().entries().forEach(e -> actions.add(e.get("user").asText() + " " + e.get("action").asText()));
         assertTrue(actions.containsAll(List.of("admin user_added", "bo draft_approved", "cy activated", "cy rolled_back")), actions
                 .toString());
-        assertTrue(AuditVerify.check(dir.resolve("data")).ok());
+        assertTrue(AuditVerify.check(server.dir().resolve("data")).ok());
     }
 
     @Test
@@ -177,7 +163,7 @@ class ApprovalsApiTest {
         assertEquals("bo", rec.get("approvals").get(0).get("user").asText());
         assertEquals(trial, rec.get("trial").get("id").asText());
         List<String> actions = new ArrayList<>();
-        server.people().audit().entries().forEach(e -> actions.add(e.get("user").asText() + " " + e.get("action").asText()));
+        server.server().people().audit().entries().forEach(e -> actions.add(e.get("user").asText() + " " + e.get("action").asText()));
         assertTrue(actions.containsAll(List.of("cy trial_started", "cy trial_promoted")), actions.toString());
     }
 

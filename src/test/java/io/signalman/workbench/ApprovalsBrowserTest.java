@@ -6,17 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.http.ServerConfig;
+import io.signalman.http.TestServer;
 import io.signalman.people.HashCost;
 import io.signalman.people.PeopleConfig;
 import io.signalman.people.Principal;
 import io.signalman.people.Role;
-import java.nio.file.Path;
 import java.util.EnumSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -33,9 +32,10 @@ class ApprovalsBrowserTest {
     private static final String RULE = "critical messages go to openclaw and knox";
     private static final String ADDED = "    // checked with the desk";
 
-    @TempDir
-    static Path dir;
-    private static Server server;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(dir -> Server.start(TestBundles.editableSeedServer(dir)
+            .withAdminToken("approvals-browser-admin-token")
+            .withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1)))));
     private static Browser browser;
     private static String ana;
     private static String bo;
@@ -43,25 +43,17 @@ class ApprovalsBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken("approvals-browser-admin-token")
-                .withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1))));
         Principal admin = Principal.bootstrap("admin");
-        ana = server.people().addUser("ana", EnumSet.of(Role.AUTHOR), admin).token();
-        bo = server.people().addUser("bo", EnumSet.of(Role.APPROVER), admin).token();
-        cy = server.people().addUser("cy", EnumSet.of(Role.OPERATOR), admin).token();
-        browser = new Browser(dir.resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
+        ana = server.server().people().addUser("ana", EnumSet.of(Role.AUTHOR), admin).token();
+        bo = server.server().people().addUser("bo", EnumSet.of(Role.APPROVER), admin).token();
+        cy = server.server().people().addUser("cy", EnumSet.of(Role.OPERATOR), admin).token();
+        browser = Browser.in(server.dir());
     }
 
     @AfterAll
     static void stop() {
         if (browser != null) {
             browser.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 
@@ -71,20 +63,20 @@ class ApprovalsBrowserTest {
 
         // ana logs in and drafts a change to one rule
         logIn(ana, "signed in as ana (viewer, author)");
-        click(By.id("draft-new"));
+        browser.click(By.id("draft-new"));
         browser.waitForText(By.id("draft-file"), "broker/routing.drl");
         String head = "rule \"" + RULE + "\"";
         Object ok = browser.js("const cm = arguments[0].CodeMirror; const v = cm.getValue();"
                 + " if (!v.includes(arguments[1])) return false; cm.setValue(v.replace(arguments[1], arguments[1] + '\\n' + arguments[2]));"
                 + " return true;", browser.driver.findElement(By.id("draft-editor")), head, ADDED);
         assertEquals(Boolean.TRUE, ok);
-        click(By.id("draft-save"));
+        browser.click(By.id("draft-save"));
         browser.waitForText(By.id("approvals-summary"), "0 of 1 approval(s)");
         String draft = (String) browser.js("return document.getElementById('draft-select').value");
 
         // ... her activation is refused: she is no operator, and the draft has no approval
         typeNote(By.id("activate-note"), "a comment in the critical rule");
-        click(By.id("activate-go"));
+        browser.click(By.id("activate-go"));
         browser.waitForText(By.id("activate-result"), "Refused (403");
         browser.shot("approvals-author");
 
@@ -92,7 +84,7 @@ class ApprovalsBrowserTest {
         logIn(bo, "signed in as bo (viewer, approver)");
         openDraft(draft);
         typeNote(By.id("verdict-note"), "the comment is right");
-        click(By.id("approve-go"));
+        browser.click(By.id("approve-go"));
         browser.waitForText(By.id("approvals-summary"), "1 of 1 approval(s)");
         browser.waitForText(By.id("approvals-list"), "approved by bo");
         browser.shot("approvals-approved");
@@ -101,12 +93,12 @@ class ApprovalsBrowserTest {
         logIn(cy, "signed in as cy (viewer, operator)");
         openDraft(draft);
         typeNote(By.id("activate-note"), "a comment in the critical rule");
-        click(By.id("activate-go"));
+        browser.click(By.id("activate-go"));
         browser.waitForText(By.id("draft-status"), "Activated as activation #1");
         browser.waitForText(By.id("notice"), "Activated as #1");
 
         // The rule's timeline names all three
-        click(By.cssSelector("#tabs button[data-tab=rules]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=rules]"));
         WebElement row = browser.waitFor("the rule's row", d -> d.findElements(By.cssSelector("#tab-rules tr")).stream()
                 .filter(tr -> tr.getText().contains(RULE)).findFirst().orElse(null));
         row.findElement(By.cssSelector("a.timeline-link")).click();
@@ -127,7 +119,7 @@ class ApprovalsBrowserTest {
     }
 
     private static void openDraft(String id) {
-        click(By.cssSelector("#tabs button[data-tab=drafts]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=drafts]"));
         browser.waitFor("the draft to be offered", d -> d.findElements(By.cssSelector("#draft-select option")).stream()
                 .anyMatch(o -> id.equals(o.getDomAttribute("value"))) ? true : null);
         new org.openqa.selenium.support.ui.Select(browser.driver.findElement(By.id("draft-select"))).selectByValue(id);
@@ -144,18 +136,6 @@ class ApprovalsBrowserTest {
             note.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
             note.sendKeys(text);
             return text.equals(note.getDomProperty("value")) ? true : null;
-        });
-    }
-
-    /** Clicks once the element is shown and enabled; a form redrawn meanwhile is found again (the wait ignores stale elements). */
-    private static void click(By by) {
-        browser.waitFor(by + " to be clickable", d -> {
-            WebElement e = d.findElement(by);
-            if (!e.isDisplayed() || !e.isEnabled()) {
-                return null;
-            }
-            e.click();
-            return true;
         });
     }
 }

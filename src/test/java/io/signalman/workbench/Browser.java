@@ -33,6 +33,14 @@ final class Browser implements AutoCloseable {
     private final ChromeDriverService service;
     private final Path screenshots;
 
+    /**
+     * A browser with its profile in {@code dir}/profile, its screenshots in {@code target/workbench}
+     * (or where {@code -Dworkbench.screenshots} says).
+     */
+    static Browser in(Path dir) {
+        return new Browser(dir.resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
+    }
+
     Browser(Path profile, Path screenshots) {
         if (!new File(CHROMIUM).canExecute() || !new File(CHROMEDRIVER).canExecute()) {
             throw new AssertionError("the browser test needs " + CHROMIUM + " and " + CHROMEDRIVER
@@ -59,6 +67,21 @@ final class Browser implements AutoCloseable {
             shot("failure-" + what.replaceAll("[^A-Za-z0-9]+", "-"));
             throw e;
         }
+    }
+
+    /**
+     * Clicks once the element is shown and enabled; a form redrawn meanwhile is found again (the
+     * wait ignores stale elements, and the click is inside it).
+     */
+    void click(By by) {
+        waitFor(by + " to be clickable", d -> {
+            WebElement e = d.findElement(by);
+            if (!e.isDisplayed() || !e.isEnabled()) {
+                return null;
+            }
+            e.click();
+            return true;
+        });
     }
 
     /** Waits until the element's text contains {@code text}, and returns the element. */

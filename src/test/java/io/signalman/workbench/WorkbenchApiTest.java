@@ -9,6 +9,7 @@ import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.http.TestServer;
 import io.signalman.http.HttpCalls;
 import io.signalman.json.Json;
 import java.io.BufferedReader;
@@ -24,10 +25,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The workbench's API over HTTP: writes need the admin token in the header, drafts stay
@@ -41,26 +41,17 @@ class WorkbenchApiTest {
     private static final String TOKEN = "workbench-api-test-token";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    @TempDir
-    static Path dir;
-    private static Server server;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(dir -> {
+        ServerConfig config = TestBundles.editableSeedServer(dir).withAdminToken(TOKEN);
+        useModelWeightsTable(config.rules());
+        return Server.start(config);
+    });
     private static String base;
 
     @BeforeAll
     static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir);
-        useModelWeightsTable(rules);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken(TOKEN));
         base = "http://127.0.0.1:" + server.port() + "/workbench/api/";
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
@@ -89,8 +80,8 @@ class WorkbenchApiTest {
                     StandardCharsets.UTF_8), "{\"text\": \"x\", \"version\": 1}", TOKEN);
             assertEquals(400, r.statusCode(), name + ": " + r.body());
         }
-        assertFalse(Files.exists(dir.resolve("data/workbench/drafts/escape.drl")));
-        assertFalse(Files.exists(dir.resolve("data/workbench/escape.drl")));
+        assertFalse(Files.exists(server.dir().resolve("data/workbench/drafts/escape.drl")));
+        assertFalse(Files.exists(server.dir().resolve("data/workbench/escape.drl")));
     }
 
     @Test
@@ -104,7 +95,7 @@ class WorkbenchApiTest {
     @Test
     void activationNeedsANoteAndRollbackGoesBackThroughTheGate() throws Exception {
         String id = newDraft();
-        String before = server.engine().bundle().revision();
+        String before = server.server().engine().bundle().revision();
         String routing = Json.parse(send("GET", "drafts/" + id + "/file?path=broker/routing.drl", null, null).body()
                 .getBytes(StandardCharsets.UTF_8)).get("text").asText();
         // A change no recorded decision sees: a comment, so the golden history replays unchanged.
@@ -113,19 +104,19 @@ class WorkbenchApiTest {
         assertEquals(400, send("POST", "drafts/" + id + "/activate", "{}", TOKEN).statusCode(), "a note is required");
         HttpResponse<String> on = send("POST", "drafts/" + id + "/activate", "{\"note\": \"a comment for the record\"}", TOKEN);
         assertEquals(200, on.statusCode(), on.body());
-        String after = server.engine().bundle().revision();
+        String after = server.server().engine().bundle().revision();
         assertFalse(before.equals(after));
-        assertTrue(Files.readString(server.engine().rulesDir().resolve("broker/routing.drl")).contains("reviewed by the analysts"));
+        assertTrue(Files.readString(server.server().engine().rulesDir().resolve("broker/routing.drl")).contains("reviewed by the analysts"));
 
         HttpResponse<String> back = send("POST", "rollback", Json.write(Json.object().put("revision", before)
                 .put("note", "back to before")), TOKEN);
         assertEquals(200, back.statusCode(), back.body());
-        assertEquals(before, server.engine().bundle().revision());
+        assertEquals(before, server.server().engine().bundle().revision());
         JsonNode history = Json.parse(send("GET", "activations", null, null).body().getBytes(StandardCharsets.UTF_8));
         assertEquals("rollback", history.get(0).get("kind").asText());
         assertEquals("admin", history.get(0).get("who").asText());
         assertEquals(after, history.get(0).get("old_revision").asText());
-        assertEquals(2, Files.readAllLines(dir.resolve("data/activations.jsonl")).size());
+        assertEquals(2, Files.readAllLines(server.dir().resolve("data/activations.jsonl")).size());
     }
 
     @Test
@@ -173,13 +164,13 @@ class WorkbenchApiTest {
         // Then every scenario beside the rules ran, and passed
         assertEquals(200, r.statusCode(), r.body());
         JsonNode report = json(r);
-        int count = scenarioCount(server.engine().rulesDir());
+        int count = scenarioCount(server.server().engine().rulesDir());
         assertTrue(count > 50, "the seed bundle's scenarios: " + count);
         assertTrue(report.get("passed").asBoolean(), r.body());
         assertEquals(count, report.get("scenarios").asInt());
         assertEquals(count, report.get("results").size());
         assertEquals(0, report.get("failed").asInt());
-        assertEquals(server.engine().bundle().revision(), report.get("revision").asText());
+        assertEquals(server.server().engine().bundle().revision(), report.get("revision").asText());
         // ... and, not being live decisions, they leave the live rules' fired counts alone
         assertEquals(firedBefore, timesFired("broker", "critical messages go to openclaw and knox"));
     }
@@ -339,7 +330,7 @@ class WorkbenchApiTest {
         assertEquals(1, fixed.get("check").get("counts").get("errors").asInt(), fixed.get("check").toString());
         assertTrue(fixed.get("scenarios").get("ran").asBoolean());
         assertEquals(1, fixed.get("scenarios").get("failed").asInt());
-        assertEquals(scenarioCount(server.engine().rulesDir()), fixed.get("scenarios").get("scenarios").asInt());
+        assertEquals(scenarioCount(server.server().engine().rulesDir()), fixed.get("scenarios").get("scenarios").asInt());
     }
 
     @Test

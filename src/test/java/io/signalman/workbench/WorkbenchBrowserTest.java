@@ -1,5 +1,6 @@
 package io.signalman.workbench;
 
+import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import io.signalman.Await;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.signalman.http.ServerConfig;
+import io.signalman.http.TestServer;
 import io.signalman.json.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,7 +23,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
@@ -55,32 +57,29 @@ class WorkbenchBrowserTest {
             + "\"type\": \"event\", \"subtype\": \"trade.executed\", \"payload\": {}}";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    @TempDir
-    static Path dir;
-    private static Server server;
+    @RegisterExtension
+    static final TestServer server = TestServer.starting(dir -> {
+        ServerConfig config = TestBundles.editableSeedServer(dir).withAdminToken(TOKEN);
+        Files.copy(Path.of("src/test/resources/workbench/rule-named-like-html.drl"),
+                config.rules().resolve("broker/rule-named-like-html.drl"));
+        Files.copy(Path.of("src/test/resources/workbench/trades-scenario.yaml"),
+                config.rules().resolve("broker/scenarios/trades.yaml"));
+        WorkbenchApiTest.useModelWeightsTable(config.rules());
+        return Server.start(config, new WorkbenchOptions(null, "analyst-ana"));
+    });
     private static Browser browser;
     private static String base;
 
     @BeforeAll
     static void start() throws Exception {
-        Path rules = TestBundles.copyOfRules(dir);
-        Files.copy(Path.of("src/test/resources/workbench/rule-named-like-html.drl"), rules.resolve("broker/rule-named-like-html.drl"));
-        Files.copy(Path.of("src/test/resources/workbench/trades-scenario.yaml"), rules.resolve("broker/scenarios/trades.yaml"));
-        WorkbenchApiTest.useModelWeightsTable(rules);
-        TestBundles.copyTree(TestBundles.FIXTURES, dir.resolve("fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("fixtures"))
-                .withData(dir.resolve("data")).withAdminToken(TOKEN), new WorkbenchOptions(null, "analyst-ana"));
         base = "http://127.0.0.1:" + server.port();
-        browser = new Browser(dir.resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
+        browser = Browser.in(server.dir());
     }
 
     @AfterAll
     static void stop() {
         if (browser != null) {
             browser.close();
-        }
-        if (server != null) {
-            server.close();
         }
     }
 
@@ -90,9 +89,9 @@ class WorkbenchBrowserTest {
         for (int i = 0; i < 3; i++) {
             assertEquals("vp-trading", route(TRADE).path("primary_recipients").path(0).asText());
         }
-        Await.until(Duration.ofSeconds(10), "the decision log to be written", () -> server.decisionLog().written() >= 3);
+        Await.until(Duration.ofSeconds(10), "the decision log to be written", () -> server.server().decisionLog().written() >= 3);
 
-        int scenarioCount = WorkbenchApiTest.scenarioCount(server.engine().rulesDir());
+        int scenarioCount = WorkbenchApiTest.scenarioCount(server.server().engine().rulesDir());
 
         // The rules as they run; the rule named like HTML is text, and nothing ran.
         browser.driver.get(base + "/workbench/");
@@ -105,7 +104,7 @@ class WorkbenchBrowserTest {
 
         // Scenarios and tables: every scenario passes, the model table is a table.
         typeToken(TOKEN);
-        click(By.cssSelector("#tabs button[data-tab=scenarios]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=scenarios]"));
         browser.waitForText(By.id("scenario-status"), scenarioCount + " scenarios passed (the live rules)");
         browser.waitForText(By.cssSelector("#tables table.decision-table tr[data-line='11']"), "long messages lean heavy");
         browser.shot("scenarios");
@@ -113,7 +112,7 @@ class WorkbenchBrowserTest {
         browser.shot("tables");
 
         // A table cell edited in the grid: "0,40" is refused in words, "0.40" is saved back into the CSV of a new draft.
-        click(By.cssSelector("#tables button.grid-edit[data-table='model routing weights']"));
+        browser.click(By.cssSelector("#tables button.grid-edit[data-table='model routing weights']"));
         WebElement weight = browser.waitFor("the grid", d -> d.findElement(By.cssSelector(".grid tr[data-line='11'] input[data-col='11']")));
         assertEquals("0.35", weight.getDomProperty("value"));
         weight.sendKeys(Keys.chord(Keys.CONTROL, "a"), "0,40");
@@ -122,17 +121,17 @@ class WorkbenchBrowserTest {
         browser.js("arguments[0].scrollIntoView()", weight);
         browser.shot("table-grid");
         weight.sendKeys(Keys.chord(Keys.CONTROL, "a"), "0.40");
-        click(By.id("grid-save"));
+        browser.click(By.id("grid-save"));
         browser.waitForText(By.id("notice"), "dispatch/model.csv saved to draft");
         browser.waitForText(By.id("notice"), "all " + scenarioCount + " scenarios pass");
         String gridDraft = (String) browser.js("return arguments[0].value", browser.driver.findElement(By.id("suite-draft")));
         browser.waitForText(By.cssSelector("#tables table.decision-table tr[data-line='11']"), "0.40");
         String csv = draftFile(gridDraft, "dispatch/model.csv");
-        String liveCsv = Files.readString(server.engine().rulesDir().resolve("dispatch/model.csv"));
+        String liveCsv = Files.readString(server.server().engine().rulesDir().resolve("dispatch/model.csv"));
         assertEquals(liveCsv.replace("complex\",,200,,,,,,0.35", "complex\",,200,,,,,,0.40"), csv, "only the edited cell changed");
 
         // A draft of the live rules ("New draft" says at once that it is working); the broker's routing opens.
-        click(By.cssSelector("#tabs button[data-tab=drafts]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=drafts]"));
         browser.waitFor("the draft tab", d -> d.findElement(By.id("draft-new")).isDisplayed());
         assertEquals("Copying the live rules into a new draft and checking it…", browser.js("arguments[0].click();"
                 + " return document.getElementById('draft-working').textContent", browser.driver.findElement(By.id("draft-new"))));
@@ -143,9 +142,9 @@ class WorkbenchBrowserTest {
         assertEquals("", browser.driver.findElement(By.id("draft-working")).getText());
 
         // A typo: the error is shown at its line, in the list and in the editor's gutter.
-        int line = lineOf(server.engine().rulesDir().resolve("broker/routing.drl"), LIVE_LINE);
+        int line = lineOf(server.server().engine().rulesDir().resolve("broker/routing.drl"), LIVE_LINE);
         replaceInEditor(LIVE_LINE, TYPO_LINE);
-        click(By.id("draft-save"));
+        browser.click(By.id("draft-save"));
         browser.waitForText(By.id("check-status"), "does not compile");
         WebElement error = browser.waitFor("an error in the list", d -> d.findElement(By.cssSelector("#check-problems li.error")));
         assertEquals("broker/routing.drl", error.getDomAttribute("data-file"));
@@ -155,18 +154,18 @@ class WorkbenchBrowserTest {
         browser.shot("draft-error");
 
         // Try with the broken draft: the live rules still decide, the draft's errors are listed as text beside them.
-        click(By.cssSelector("#tabs button[data-tab=try]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=try]"));
         select(By.id("try-draft"), draft);
-        click(By.id("try-go"));
+        browser.click(By.id("try-go"));
         browser.waitForText(By.id("try-draft-error"), "has 1 error(s)");
         browser.waitForText(By.cssSelector("#try-out [data-side=live] .decided-by"), "");
         assertFalse(browser.driver.findElement(By.id("try-out")).getText().contains("[object"),
                 browser.driver.findElement(By.id("try-out")).getText());
 
         // Fixed, it compiles, and the same save says that the trading desk's scenario now fails.
-        click(By.cssSelector("#tabs button[data-tab=drafts]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=drafts]"));
         replaceInEditor(TYPO_LINE, FIXED_LINE);
-        click(By.id("draft-save"));
+        browser.click(By.id("draft-save"));
         browser.waitForText(By.id("check-status"), "Saved. The draft compiles with no warnings, but 1 of " + scenarioCount
                 + " scenarios fail.");
         browser.waitForText(By.cssSelector("#check-problems li.scenario-failure[data-name='" + TRADE_SCENARIO + "']"),
@@ -174,13 +173,13 @@ class WorkbenchBrowserTest {
         browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.id("draft-check")));
         browser.shot("save-scenario-failed");
         // ... and Try no longer shows the draft's old errors: its column decides.
-        click(By.cssSelector("#tabs button[data-tab=try]"));
-        click(By.id("try-go"));
+        browser.click(By.cssSelector("#tabs button[data-tab=try]"));
+        browser.click(By.id("try-go"));
         browser.waitForText(By.cssSelector("#try-out [data-side=draft] .decided-by"), "");
         assertTrue(browser.driver.findElements(By.id("try-draft-error")).isEmpty());
 
         // The trading desk's scenario fails in the draft, saying what it expected and what came out ...
-        click(By.cssSelector("#tabs button[data-tab=scenarios]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=scenarios]"));
         select(By.id("suite-draft"), draft);
         browser.waitForText(By.id("scenario-status"), "1 of " + scenarioCount + " scenarios failed (draft " + draft + ")");
         WebElement failed = browser.waitFor("the failed scenario", d -> d.findElement(By.cssSelector(
@@ -195,11 +194,11 @@ class WorkbenchBrowserTest {
         browser.waitForText(By.id("draft-file"), "broker/scenarios/trades.yaml");
         assertEquals(draft, selectedDraft());
         replaceInEditor(SCENARIO_EXPECTED, SCENARIO_UPDATED);
-        click(By.id("draft-save"));
+        browser.click(By.id("draft-save"));
         browser.waitForText(By.id("check-status"), "Saved. The draft compiles with no warnings; all " + scenarioCount + " scenarios pass.");
 
         // The impact on the golden history and on what this server logged, in words.
-        click(By.id("impact-run"));
+        browser.click(By.id("impact-run"));
         browser.waitForText(By.id("impact-out"), "On the decisions this server logged");
         String impact = browser.driver.findElement(By.id("impact-out")).getText();
         assertTrue(impact.contains("Because of the rule “trade messages go to VP Trading”"), impact);
@@ -209,23 +208,23 @@ class WorkbenchBrowserTest {
         browser.shot("impact");
 
         // Open a changed decision in "Try a message": live and draft side by side.
-        click(By.cssSelector("#impact-out button.small"));
+        browser.click(By.cssSelector("#impact-out button.small"));
         browser.waitForText(By.cssSelector("#try-out .column"), "Draft");
         browser.shot("try");
-        click(By.cssSelector("#tabs button[data-tab=drafts]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=drafts]"));
 
         // Without the token, activation is refused.
         typeToken("");
         browser.driver.findElement(By.id("activate-note")).sendKeys("Trades go to the CFO from today (finance reorg)");
-        click(By.id("activate-go"));
+        browser.click(By.id("activate-go"));
         browser.waitForText(By.id("activate-result"), "Refused (401");
 
         // With it, the gate refuses until the golden-history changes are accepted, then activates.
         typeToken(TOKEN);
-        click(By.id("activate-go"));
+        browser.click(By.id("activate-go"));
         browser.waitForText(By.id("activate-result"), "Refused (409 golden_history_changes)");
-        click(By.id("activate-accept"));
-        click(By.id("activate-go"));
+        browser.click(By.id("activate-accept"));
+        browser.click(By.id("activate-go"));
 
         // Activated, the draft is closed: read-only, its note and tick gone with the form.
         browser.waitForText(By.id("draft-status"), "Activated as activation #1");
@@ -240,7 +239,7 @@ class WorkbenchBrowserTest {
         JsonNode d = route(TRADE);
         assertEquals("[\"cfo\"]", Json.write(d.get("primary_recipients")), Json.write(d));
         assertEquals("trade messages go to VP Trading", d.get("rule").asText());
-        assertTrue(Files.readString(server.engine().rulesDir().resolve("broker/routing.drl")).contains(FIXED_LINE));
+        assertTrue(Files.readString(server.server().engine().rulesDir().resolve("broker/routing.drl")).contains(FIXED_LINE));
         JsonNode rec = lastActivation();
         assertEquals("analyst-ana", rec.get("who").asText());
         assertEquals("Trades go to the CFO from today (finance reorg)", rec.get("note").asText());
@@ -250,7 +249,7 @@ class WorkbenchBrowserTest {
         select(By.id("draft-select"), gridDraft);
         browser.waitForText(By.id("draft-status"), "Out of date");
         browser.shot("draft-out-of-date");
-        click(By.id("draft-rebase"));
+        browser.click(By.id("draft-rebase"));
         browser.waitForText(By.id("notice"), "Rebased onto the live rules");
         browser.waitFor("the rebased draft", dr -> "open".equals(dr.findElement(By.id("draft-status")).getDomAttribute("data-status"))
                 ? true : null);
@@ -258,7 +257,7 @@ class WorkbenchBrowserTest {
         assertTrue(draftFile(gridDraft, "dispatch/model.csv").contains("complex\",,200,,,,,,0.40"));
 
         // Its impact says what the weight change does, in words, by the table row that changed.
-        click(By.id("impact-run"));
+        browser.click(By.id("impact-run"));
         browser.waitForText(By.id("impact-out"), "On the decisions this server logged");
         String words = browser.waitForText(By.id("impact-out"), "Because of the table row “long messages lean heavy” (dispatch/model.csv:11)")
                 .getText();
@@ -266,38 +265,38 @@ class WorkbenchBrowserTest {
         browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.id("impact")));
         browser.shot("impact-words");
         browser.driver.findElement(By.id("activate-note")).sendKeys("Long messages lean heavier (0.40)");
-        click(By.id("activate-accept"));
-        click(By.id("activate-go"));
+        browser.click(By.id("activate-accept"));
+        browser.click(By.id("activate-go"));
         browser.waitForText(By.id("draft-status"), "Activated as activation #2");
 
         // Activations: rolling back #1 would undo #2 too, and says so; reverting #1 alone keeps #2.
-        click(By.cssSelector("#tabs button[data-tab=history]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=history]"));
         browser.waitForText(By.cssSelector("#tab-history .activation[data-seq='1'] .rollback-undoes"),
                 "This also undoes the later #2 (Long messages lean heavier (0.40))");
         browser.shot("history");
-        click(By.cssSelector("#tab-history .activation[data-seq='1'] button.revert"));
+        browser.click(By.cssSelector("#tab-history .activation[data-seq='1'] button.revert"));
         browser.waitForText(By.id("notice"), "reverts #1; every later activation stays");
         browser.waitForText(By.id("draft-status"), "revert of activation #1");
         String revert = selectedDraft();
         assertTrue(((String) browser.js("return arguments[0].value", browser.driver.findElement(By.id("activate-note"))))
                 .startsWith("Revert activation #1 (Trades go to the CFO from today (finance reorg))"));
         browser.shot("revert");
-        click(By.id("activate-accept"));
-        click(By.id("activate-go"));
+        browser.click(By.id("activate-accept"));
+        browser.click(By.id("activate-go"));
         browser.waitForText(By.id("draft-status"), "Activated as activation #3");
         assertEquals("[\"vp-trading\"]", Json.write(route(TRADE).get("primary_recipients")), "#1 is undone");
-        assertTrue(Files.readString(server.engine().rulesDir().resolve("dispatch/model.csv")).contains("complex\",,200,,,,,,0.40"),
+        assertTrue(Files.readString(server.server().engine().rulesDir().resolve("dispatch/model.csv")).contains("complex\",,200,,,,,,0.40"),
                 "#2 stays");
         assertEquals("draft " + revert, lastActivation().get("source").asText());
 
         // A live decision, found in the log by its id, opens in Try with its explanation and a why-not.
-        long before = server.decisionLog().written();
+        long before = server.server().decisionLog().written();
         String id = route(TRADE).get("decision_id").asText();
-        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> server.decisionLog().written() > before);
-        click(By.cssSelector("#tabs button[data-tab=live]"));
+        Await.until(Duration.ofSeconds(10), "the decision to be logged", () -> server.server().decisionLog().written() > before);
+        browser.click(By.cssSelector("#tabs button[data-tab=live]"));
         WebElement idBox = browser.driver.findElement(By.id("live-id"));
         idBox.sendKeys(id);
-        click(By.id("live-search"));
+        browser.click(By.id("live-search"));
         browser.waitForText(By.id("live-status"), "1 decision(s), newest first");
         WebElement row = browser.waitForText(By.cssSelector("#live-list tr.decision-row[data-id='" + id + "']"),
                 "vp-trading (copied: cfo, mission-control)");
@@ -312,7 +311,7 @@ class WorkbenchBrowserTest {
         browser.shot("try-why-not");
 
         // The org chart says who reports to whom as the file does: knox to no one, openclaw to knox.
-        click(By.cssSelector("#tabs button[data-tab=diagrams]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=diagrams]"));
         browser.waitForText(By.cssSelector("#tab-diagrams tr[data-agent='knox'] td.reports-to"), "no one");
         assertEquals("knox", browser.driver.findElement(By.cssSelector("#tab-diagrams tr[data-agent='openclaw'] td.reports-to")).getText());
         browser.waitFor("an FSM diagram", dr -> dr.findElements(By.cssSelector("#tab-diagrams .diagram svg")).size() > 0 ? true : null);
@@ -338,10 +337,10 @@ class WorkbenchBrowserTest {
         // When it is started in shadow from the tab
         browser.driver.get(base + "/workbench/");
         typeToken(TOKEN);
-        click(By.cssSelector("#tabs button[data-tab=trials]"));
+        browser.click(By.cssSelector("#tabs button[data-tab=trials]"));
         select(By.id("trial-draft"), draft);
         select(By.id("trial-mode"), "shadow");
-        click(By.id("trial-start"));
+        browser.click(By.id("trial-start"));
         browser.waitForText(By.id("trial-state"), "running");
 
         // Then its figures follow the traffic while the tab is open
@@ -360,26 +359,19 @@ class WorkbenchBrowserTest {
         browser.shot("trial");
 
         // An example opens in Try, the live rules and the draft side by side
-        click(By.cssSelector("#trial-divergences button.open-in-try"));
+        browser.click(By.cssSelector("#trial-divergences button.open-in-try"));
         browser.waitForText(By.id("try-origin"), "and the draft");
         browser.waitForText(By.cssSelector("#try-out [data-side=live] table.fields"), "vp-trading");
         browser.waitForText(By.cssSelector("#try-out [data-side=draft] table.fields"), "vp-engineering");
 
         // When it is aborted from the tab, it is over and no trial runs
-        click(By.cssSelector("#tabs button[data-tab=trials]"));
-        click(By.id("trial-abort"));
+        browser.click(By.cssSelector("#tabs button[data-tab=trials]"));
+        browser.click(By.id("trial-abort"));
         browser.waitForText(By.id("trial-state"), "aborted");
-        assertFalse(server.trials().runningHere());
+        assertFalse(server.server().trials().runningHere());
         workbench("DELETE", "drafts/" + draft, null);
         assertNoAlert();
         assertNoPolicyViolations();
-    }
-
-    private static void click(By by) {
-        browser.waitFor(by + " to be clickable", d -> {
-            WebElement e = d.findElement(by);
-            return e.isDisplayed() && e.isEnabled() ? e : null;
-        }).click();
     }
 
     /** Chooses an option of a select as a person would (the page listens for change). */
@@ -411,7 +403,7 @@ class WorkbenchBrowserTest {
     }
 
     private static JsonNode lastActivation() throws Exception {
-        List<String> audit = Files.readAllLines(dir.resolve("data/activations.jsonl"));
+        List<String> audit = Files.readAllLines(server.dir().resolve("data/activations.jsonl"));
         return Json.parse(audit.get(audit.size() - 1).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
@@ -431,15 +423,6 @@ class WorkbenchBrowserTest {
         assertEquals(Boolean.TRUE, ok, "the editor shows " + from);
     }
 
-    private static int lineOf(Path file, String text) throws Exception {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).contains(text)) {
-                return i + 1;
-            }
-        }
-        throw new AssertionError(file + " has no line " + text);
-    }
 
     private static JsonNode route(String body) throws Exception {
         HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/broker/route"))

@@ -1,6 +1,5 @@
-package io.signalman.decisionlog;
+package io.signalman.datadir;
 
-import io.signalman.datadir.Disk;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
