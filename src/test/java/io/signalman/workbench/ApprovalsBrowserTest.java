@@ -71,6 +71,9 @@ class ApprovalsBrowserTest {
                 + " return true;", browser.driver.findElement(By.id("draft-editor")), head, ADDED);
         assertEquals(Boolean.TRUE, ok);
         browser.click(By.id("draft-save"));
+        // The new draft already showed "0 of 1": wait for the save's own answer, whose redraw of the
+        // draft would otherwise replace the activation form under the click below.
+        browser.waitForText(By.id("check-status"), "Saved.");
         browser.waitForText(By.id("approvals-summary"), "0 of 1 approval(s)");
         String draft = (String) browser.js("return document.getElementById('draft-select').value");
 
