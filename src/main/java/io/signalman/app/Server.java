@@ -240,6 +240,10 @@ public final class Server implements AutoCloseable {
             prestartReloads(vertx);
             view.serve(vertx, http::status);
             LOG.info("serving on http://{}:{} ({}); decision log {}", config.host(), http.port(), config, log.currentFile());
+            if (config.benchEndpoints()) {
+                // Once, for the listener that serves: the warm-up's throwaway listener routes it too.
+                LOG.warn("bench endpoints on (--bench-endpoints): POST /bench/echo answers anyone; not for production");
+            }
             if (config.adminListener() != null) {
                 LOG.info("admin endpoints on http://{}:{} only", config.adminListener().host(), http.adminPort());
             }

@@ -5,8 +5,6 @@ import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /bench/echo}, served only with {@link ServerConfig#benchEndpoints()}: the body read
@@ -22,13 +20,10 @@ import org.slf4j.LoggerFactory;
  */
 final class BenchEcho implements ApiModule {
 
-    private static final Logger LOG = LoggerFactory.getLogger(BenchEcho.class);
-
     static final String ECHO = "/bench/echo";
 
     @Override
     public void routes(Router router, Api api) {
-        LOG.warn("bench endpoints on (--bench-endpoints): POST {} answers anyone; not for production", ECHO);
         router.post(ECHO).handler(api.body()).handler(ctx -> echo(ctx, api));
     }
 
