@@ -63,7 +63,7 @@ public final class Authenticator {
         this.oidc = oidc;
         this.failed = new FailedLogins(failuresPerMinute, nanos);
         this.nanos = nanos;
-        this.dummyHash = TokenHash.hash(Tokens.issue().secret(), users.cost());
+        this.dummyHash = TokenHash.unmatchable(users.cost());
         REASONS.forEach(r -> failures.put(r, new LongAdder()));
     }
 

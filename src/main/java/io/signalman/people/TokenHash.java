@@ -29,11 +29,30 @@ public final class TokenHash {
 
     /** A new hash of {@code secret} at {@code cost}, with a fresh salt. */
     public static String hash(String secret, HashCost cost) {
-        byte[] salt = new byte[16];
-        RANDOM.nextBytes(salt);
-        byte[] out = derive(secret, salt, cost);
+        byte[] salt = random(16);
+        return stored(cost, salt, derive(secret, salt, cost));
+    }
+
+    /**
+     * A stored hash at {@code cost} that no secret matches: a fresh salt and 32 random bytes where
+     * the hash goes. {@link #verify} spends exactly what it spends on a real hash of that cost and
+     * answers false (a match would take a 256-bit guess). Checking an unknown user's token against it
+     * costs what a known user's costs, and making it costs nothing: hashing a made-up secret instead
+     * was a whole Argon2 run on every server's start.
+     */
+    public static String unmatchable(HashCost cost) {
+        return stored(cost, random(16), random(32));
+    }
+
+    private static String stored(HashCost cost, byte[] salt, byte[] hash) {
         return "$argon2id$v=19$m=" + cost.memoryKiB() + ",t=" + cost.iterations() + ",p=" + cost.lanes() + "$"
-                + B64.encodeToString(salt) + "$" + B64.encodeToString(out);
+                + B64.encodeToString(salt) + "$" + B64.encodeToString(hash);
+    }
+
+    private static byte[] random(int length) {
+        byte[] b = new byte[length];
+        RANDOM.nextBytes(b);
+        return b;
     }
 
     /** Whether {@code secret} is the one {@code stored} was made from; false for a malformed {@code stored}. */
