@@ -62,7 +62,8 @@ final class ServeProcess implements AutoCloseable {
         if (!cache.isEmpty()) {
             cmd.add(cache);
         }
-        cmd.addAll(List.of("-cp", classPath(), Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
+        cmd.addAll(ChildJvm.classPathOptions());
+        cmd.addAll(List.of(Main.class.getName(), "serve", "--port", "0", "--data", data.toString(),
                 "--rules", TestBundles.RULES.toString(), "--fixtures", TestBundles.FIXTURES.toString()));
         cmd.addAll(List.of(args));
         // To a file, not a pipe: what the process printed last is there once it has exited.
@@ -89,11 +90,6 @@ final class ServeProcess implements AutoCloseable {
             throw new AssertionError("serve did not start:\n" + output());
         }
         return this;
-    }
-
-    /** Surefire runs tests from a manifest-only jar; the real class path is in this property. */
-    private static String classPath() {
-        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
 
     int port() {
