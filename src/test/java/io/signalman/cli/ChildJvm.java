@@ -138,13 +138,18 @@ final class ChildJvm {
                 }
                 List<Path> files;
                 try (Stream<Path> s = Files.walk(root)) {
-                    files = s.filter(Files::isRegularFile).sorted().toList();
+                    files = s.filter(f -> !f.equals(root)).sorted().toList();
                 }
+                // Directories get entries of their own, as a packaged jar has them: a resource folder
+                // is looked up by name (the database migrations are found that way).
                 for (Path f : files) {
-                    String name = root.relativize(f).toString().replace(java.io.File.separatorChar, '/');
+                    boolean folder = Files.isDirectory(f);
+                    String name = root.relativize(f).toString().replace(java.io.File.separatorChar, '/') + (folder ? "/" : "");
                     if (seen.add(name)) {
                         out.putNextEntry(new JarEntry(name));
-                        Files.copy(f, out);
+                        if (!folder) {
+                            Files.copy(f, out);
+                        }
                         out.closeEntry();
                     }
                 }
