@@ -58,16 +58,33 @@ public final class BundleWatcher implements AutoCloseable {
         };
     }
 
-    private void poll() {
+    /**
+     * Tells the watcher that a load is about to read the folders (whoever asked for it: an admin, an
+     * activation, this watcher): what is on disk now is what that load will see, so the watcher does
+     * not load it again. Called before the read, never after, so a change made while the load runs
+     * is still seen and loaded.
+     */
+    public void reading() {
         String now = signature();
-        if (now.equals(loaded)) {
-            pending = null;
-        } else if (now.equals(pending)) {
+        synchronized (this) {
             loaded = now;
             pending = null;
+        }
+    }
+
+    private void poll() {
+        String now = signature();
+        boolean load;
+        synchronized (this) {
+            load = !now.equals(loaded) && now.equals(pending);
+            pending = now.equals(loaded) || load ? null : now;
+            if (load) {
+                loaded = now;
+            }
+        }
+        // Outside the lock: the load calls reading(), on this thread or, for an admin's, on another.
+        if (load) {
             reload.run();
-        } else {
-            pending = now;
         }
     }
 

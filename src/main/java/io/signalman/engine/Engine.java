@@ -24,6 +24,8 @@ public final class Engine {
     private final AtomicReference<Refusal> lastRefused = new AtomicReference<>();
     private final AtomicLong loads = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
+    /** Told that a load is about to read the rules folder, before it reads. */
+    private final List<Runnable> reading = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Told of every bundle made active, on the loading thread, after the swap. */
     private final List<java.util.function.Consumer<RuleBundle>> loaded = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -53,6 +55,7 @@ public final class Engine {
      */
     public synchronized RuleBundle load() throws BundleException {
         String revision = null;
+        reading.forEach(Runnable::run);
         try {
             BundleFiles files = BundleFiles.read(rulesDir);
             revision = files.revision();
@@ -71,6 +74,14 @@ public final class Engine {
             lastRefused.set(new Refusal(Instant.now(), revision, e.errors()));
             throw e;
         }
+    }
+
+    /**
+     * Runs {@code hook} at the start of every {@link #load()}, before the rules are read (the folder
+     * watcher: a load asked for by anyone covers what is on disk at that moment).
+     */
+    public void beforeEachLoad(Runnable hook) {
+        reading.add(hook);
     }
 
     /**
