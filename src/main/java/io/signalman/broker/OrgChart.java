@@ -4,6 +4,7 @@ import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.json.Located;
 import io.signalman.json.ReferenceJson;
+import io.signalman.json.Unreadable;
 import io.signalman.rulelang.RuleVocabulary;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -66,7 +67,7 @@ public final class OrgChart {
         List<Located<AgentCard>> located;
         try {
             located = ReferenceJson.readList(bytes, "agents", AgentCard.class);
-        } catch (ReferenceJson.ReadException e) {
+        } catch (Unreadable e) {
             throw new BundleException(new BundleError(file, e.line(), e.column(), e.getMessage()));
         }
         List<BundleError> errors = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.json.Located;
 import io.signalman.json.ReferenceJson;
+import io.signalman.json.Unreadable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,7 +70,7 @@ public final class AgentRoster {
         List<Located<Agent>> located;
         try {
             located = ReferenceJson.readList(bytes, "agents", Agent.class);
-        } catch (ReferenceJson.ReadException e) {
+        } catch (Unreadable e) {
             throw new BundleException(new BundleError(file, e.line(), e.column(), e.getMessage()));
         }
         List<BundleError> errors = new ArrayList<>();

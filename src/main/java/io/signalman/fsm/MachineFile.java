@@ -4,6 +4,7 @@ import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.json.Located;
 import io.signalman.json.ReferenceJson;
+import io.signalman.json.Unreadable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,7 +23,7 @@ final class MachineFile {
         List<Located<Machine>> located;
         try {
             located = ReferenceJson.readList(bytes, "machines", Machine.class);
-        } catch (ReferenceJson.ReadException e) {
+        } catch (Unreadable e) {
             throw new BundleException(new BundleError(FILE, e.line(), e.column(), e.getMessage()));
         }
         Map<String, Machine> out = new LinkedHashMap<>();
