@@ -70,7 +70,7 @@ public final class HandoffPack extends PackBase<TurnInput, HandoffOutcome> {
         if (s == null) {
             throw new IllegalArgumentException("a turn is decided from its conversation's state");
         }
-        Crew crew = ref.crew(s.crew()).orElseThrow(() -> new ConversationRefused(ConversationRefused.Reason.CREW_GONE,
+        Crew crew = ref.crew(s.crew()).orElseThrow(() -> ConversationRefused.of(ConversationRefused.Reason.CREW_GONE,
                 "crew \"" + s.crew() + "\" is no longer in the rules " + bundle.revision(), s));
         Crew.Agent agent = crew.agent(in.agent()).orElse(null);
         Turn turn = new Turn(crew.name(), in.agent(), in.response(), in.toolCalls(),
