@@ -64,7 +64,7 @@ final class PackBuild {
                     b.tables.put(path, t);
                     drl.put(path, t.drl().getBytes(StandardCharsets.UTF_8));
                 } catch (io.signalman.json.Unreadable e) {
-                    b.errors.add(new BundleError(path, e.line(), e.column(), e.getMessage()));
+                    b.errors.add(BundleError.of(path, e));
                 }
             }
         });

@@ -48,7 +48,7 @@ final class TablesView {
             try {
                 DecisionTable.read(path, files.bytes(path)).layouts().forEach(t -> tables.add(toJson(t)));
             } catch (io.signalman.json.Unreadable e) {
-                problems.add(new BundleError(path, e.line(), e.column(), e.getMessage()));
+                problems.add(BundleError.of(path, e));
             }
             errors.stream().filter(e -> e.file().equals(path)).forEach(problems::add);
             n.set("errors", BundleError.toJson(List.copyOf(problems)));
