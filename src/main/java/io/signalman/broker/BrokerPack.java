@@ -80,10 +80,8 @@ public final class BrokerPack extends PackBase<BrokerMessage, RouteDecision> {
 
     @Override
     public BrokerMessage parseInput(JsonNode json) throws InputException {
-        if (!json.isObject()) {
-            throw new InputException("", "expected a JSON object with envelope, type and subtype");
-        }
-        BrokerMessage m = Json.bind(json, BrokerMessage.class);
+        BrokerMessage m = Json.bind(Json.requireObject(json,
+                "expected a JSON object with envelope, type and subtype"), BrokerMessage.class);
         if (m.envelope() == null) {
             throw new InputException("envelope", "envelope is required: {\"from_agent\": \"...\", \"priority\": \"normal\"}");
         }

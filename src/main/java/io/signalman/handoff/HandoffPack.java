@@ -91,10 +91,8 @@ public final class HandoffPack extends PackBase<TurnInput, HandoffOutcome> {
 
     /** Reads a turn; {@code conversationId} comes from the path when it is not in the body. */
     public TurnInput parseTurn(JsonNode json, String conversationId) throws InputException {
-        if (json == null || !json.isObject()) {
-            throw new InputException("", "expected a JSON object {\"agent\", \"response\", \"tool_calls\"}");
-        }
-        TurnBody b = Json.bind(json, TurnBody.class);
+        TurnBody b = Json.bind(Json.requireObject(json,
+                "expected a JSON object {\"agent\", \"response\", \"tool_calls\"}"), TurnBody.class);
         if (b.agent() == null || b.agent().isBlank()) {
             throw new InputException("agent", "agent is required: the agent whose turn this was");
         }

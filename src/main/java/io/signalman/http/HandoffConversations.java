@@ -163,10 +163,7 @@ final class HandoffConversations {
     }
 
     private static JsonNode object(JsonNode body) throws InputException {
-        if (body == null || !body.isObject()) {
-            throw new InputException("", "expected a JSON object");
-        }
-        return body;
+        return Json.requireObject(body, "expected a JSON object");
     }
 
     record CreateBody(String crew, String id) {
