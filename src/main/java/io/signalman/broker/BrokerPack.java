@@ -6,10 +6,8 @@ import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
-import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.Decision;
-import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
 import io.signalman.engine.PackShape;
@@ -20,7 +18,6 @@ import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import io.signalman.rulelang.Vocabulary;
 
@@ -36,7 +33,7 @@ public final class BrokerPack extends PackBase<BrokerMessage, RouteDecision> {
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Route}. */
     public BrokerPack() {
         super(PackShape.of(NAME, "route", BrokerTier.class),
-                Vocabulary.of(Route.class, Message.class, AgentCard.class, OrgChart.class));
+                Vocabulary.of(Route.class, Message.class, AgentCard.class, OrgChart.class), Route::new);
     }
 
     @Override
@@ -67,11 +64,6 @@ public final class BrokerPack extends PackBase<BrokerMessage, RouteDecision> {
         return reference;
     }
 
-    @Override
-    public Collector newCollector(ReferenceData reference) {
-        return new Route();
-    }
-
     /** A canary buckets by the sending agent ({@code envelope.from_agent}): one sender, one arm. */
     @Override
     public String trialKey(BrokerMessage message, RouteDecision live) {
@@ -88,10 +80,8 @@ public final class BrokerPack extends PackBase<BrokerMessage, RouteDecision> {
 
     @Override
     public BrokerMessage parseInput(JsonNode json) throws InputException {
-        if (!json.isObject()) {
-            throw new InputException("", "expected a JSON object with envelope, type and subtype");
-        }
-        BrokerMessage m = Json.bind(json, BrokerMessage.class);
+        BrokerMessage m = Json.bind(Json.requireObject(json,
+                "expected a JSON object with envelope, type and subtype"), BrokerMessage.class);
         if (m.envelope() == null) {
             throw new InputException("envelope", "envelope is required: {\"from_agent\": \"...\", \"priority\": \"normal\"}");
         }

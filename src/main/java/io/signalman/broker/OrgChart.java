@@ -2,8 +2,8 @@ package io.signalman.broker;
 
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
+import io.signalman.engine.ReferenceData;
 import io.signalman.json.Located;
-import io.signalman.json.ReferenceJson;
 import io.signalman.rulelang.RuleVocabulary;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -63,12 +63,7 @@ public final class OrgChart {
 
     /** Reads and validates the chart; every problem is reported with its line. */
     public static OrgChart read(String file, byte[] bytes) throws BundleException {
-        List<Located<AgentCard>> located;
-        try {
-            located = ReferenceJson.readList(bytes, "agents", AgentCard.class);
-        } catch (ReferenceJson.ReadException e) {
-            throw new BundleException(new BundleError(file, e.line(), e.column(), e.getMessage()));
-        }
+        List<Located<AgentCard>> located = ReferenceData.readList(file, bytes, "agents", AgentCard.class);
         List<BundleError> errors = new ArrayList<>();
         Map<String, Located<AgentCard>> byId = new LinkedHashMap<>();
         for (Located<AgentCard> l : located) {

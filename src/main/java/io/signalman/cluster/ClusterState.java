@@ -51,13 +51,7 @@ public final class ClusterState implements AutoCloseable {
     }
 
     public StateStores stores() {
-        return new StateStores(name -> {
-            HazelcastStateStore<?> s = stores.get(name);
-            if (s == null) {
-                throw new IllegalArgumentException("no state store \"" + name + "\"; known: " + stores.keySet());
-            }
-            return s;
-        });
+        return StateStores.of(stores);
     }
 
     /** Applies retention to the keys this member owns now; returns the entries removed. */

@@ -138,7 +138,7 @@ final class DataDirFiles {
             int n = 0;
             int r;
             while (n < buf.length && (r = in.read(buf, n, buf.length - n)) > 0) {
-                int nl = indexOf(buf, n, n + r);
+                int nl = LineReader.newline(buf, n, n + r);
                 n += r;
                 if (nl >= 0) {
                     return RecordLine.sealed(buf, 0, nl);
@@ -148,15 +148,6 @@ final class DataDirFiles {
         } catch (java.io.EOFException e) {
             return false;
         }
-    }
-
-    private static int indexOf(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** CRC32C of a whole file's bytes (a closed file, compressed or not, as stored). */

@@ -118,4 +118,14 @@ public final class LineReader implements AutoCloseable {
     public void close() throws IOException {
         in.close();
     }
+
+    /** The index of the first newline in {@code b[from, to)}, or -1 when there is none. */
+    public static int newline(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
 }

@@ -23,24 +23,13 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code signalman test seam: holding a write to NAME} once: the test then kills the process
  *       at exactly that point (between a change's write and its answer's, say).</li>
  * </ul>
+ * It holds the real disk and each fault's controls, null for a fault not asked for.
  */
-final class TestSeams implements Disk {
+record TestSeams(Disk real, Path fullWhile, String holdPrefix, Path holdWhile) implements Disk {
 
     static final String FULL_WHILE = "signalman.test.disk-full-while";
     static final String HOLD_WRITES = "signalman.test.hold-writes";
     static final String HOLD_WHILE = "signalman.test.hold-while";
-
-    private final Disk real;
-    private final Path fullWhile;
-    private final String holdPrefix;
-    private final Path holdWhile;
-
-    private TestSeams(Disk real, Path fullWhile, String holdPrefix, Path holdWhile) {
-        this.real = real;
-        this.fullWhile = fullWhile;
-        this.holdPrefix = holdPrefix;
-        this.holdWhile = holdWhile;
-    }
 
     static Disk wrap(Disk real, Properties p) {
         String full = p.getProperty(FULL_WHILE);

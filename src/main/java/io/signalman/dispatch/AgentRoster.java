@@ -3,8 +3,8 @@ package io.signalman.dispatch;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
+import io.signalman.engine.ReferenceData;
 import io.signalman.json.Located;
-import io.signalman.json.ReferenceJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,12 +66,7 @@ public final class AgentRoster {
 
     /** Reads and validates the file; every problem is reported at its line. */
     public static AgentRoster read(String file, byte[] bytes) throws BundleException {
-        List<Located<Agent>> located;
-        try {
-            located = ReferenceJson.readList(bytes, "agents", Agent.class);
-        } catch (ReferenceJson.ReadException e) {
-            throw new BundleException(new BundleError(file, e.line(), e.column(), e.getMessage()));
-        }
+        List<Located<Agent>> located = ReferenceData.readList(file, bytes, "agents", Agent.class);
         List<BundleError> errors = new ArrayList<>();
         Map<String, Located<Agent>> seen = new LinkedHashMap<>();
         Located<Agent> firstDefault = null;

@@ -16,10 +16,8 @@ final class DispatchJson {
     }
 
     static InboundMessage parse(JsonNode json) throws InputException {
-        if (!json.isObject()) {
-            throw new InputException("", "expected a JSON object with at least \"channel\"");
-        }
-        InboundMessage m = Json.bind(json, InboundMessage.class);
+        InboundMessage m = Json.bind(Json.requireObject(json,
+                "expected a JSON object with at least \"channel\""), InboundMessage.class);
         if (GoText.trim(m.channel()).isEmpty()) {
             throw new InputException("channel", "channel is required and must not be blank (\"telegram\", \"slack\", ...)");
         }

@@ -6,10 +6,8 @@ import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
-import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.Decision;
-import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
 import io.signalman.engine.PackShape;
@@ -19,7 +17,6 @@ import io.signalman.engine.RuleInfo;
 import io.signalman.json.InputException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import io.signalman.rulelang.Vocabulary;
 
 /**
@@ -39,7 +36,7 @@ public final class DispatchPack extends PackBase<InboundMessage, DispatchDecisio
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Dispatch}. */
     public DispatchPack() {
         super(PackShape.of(NAME, "dispatch", DispatchTier.class),
-                Vocabulary.of(Dispatch.class, Inbound.class, Features.class));
+                Vocabulary.of(Dispatch.class, Inbound.class, Features.class), Dispatch::new);
     }
 
     @Override
@@ -69,11 +66,6 @@ public final class DispatchPack extends PackBase<InboundMessage, DispatchDecisio
         }
         // Reference facts are inserted into every session; the rules need none, they see the view.
         return new ReferenceData(new DispatchReference(agents, config, DispatchRuleIndex.of(files, agents)), List.of());
-    }
-
-    @Override
-    public Collector newCollector(ReferenceData reference) {
-        return new Dispatch();
     }
 
     /** Unconstrained dispatch rules, repeated short names, literals that can never match. */

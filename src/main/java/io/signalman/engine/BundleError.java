@@ -3,6 +3,7 @@ package io.signalman.engine;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.json.Json;
+import io.signalman.json.Unreadable;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,6 +16,11 @@ public record BundleError(String file, int line, int column, String message) {
     public BundleError {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(message, "message");
+    }
+
+    /** Where {@code file} could not be read, as its reader said. */
+    public static BundleError of(String file, Unreadable e) {
+        return new BundleError(file, e.line(), e.column(), e.getMessage());
     }
 
     /** The {@code file:line:column: message} form that editors and CI logs link to. */

@@ -2,6 +2,7 @@ package io.signalman.engine;
 
 import io.signalman.engine.explain.Explainer;
 import io.signalman.engine.explain.RuleCheck;
+import io.signalman.json.WireName;
 import java.util.List;
 
 /**
@@ -30,19 +31,15 @@ public record Evaluation<R>(R outcome, List<RuleInfo> fired, RuleInfo decidedBy,
     }
 
     /** How a rule of the pack took part in one evaluation. */
-    public enum Status {
-        FIRED("fired"),
-        MATCHED_BUT_CANCELLED("matched-but-cancelled"),
-        NOT_MATCHED("not-matched");
+    public enum Status implements WireName {
+        FIRED,
+        MATCHED_BUT_CANCELLED,
+        NOT_MATCHED;
 
-        private final String wire;
-
-        Status(String wire) {
-            this.wire = wire;
-        }
-
+        /** Its words joined by hyphens: {@code matched-but-cancelled}. */
+        @Override
         public String wire() {
-            return wire;
+            return WireName.super.wire().replace('_', '-');
         }
     }
 

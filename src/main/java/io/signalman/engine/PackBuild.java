@@ -63,8 +63,8 @@ final class PackBuild {
                     DecisionTable t = DecisionTable.read(path, bytes);
                     b.tables.put(path, t);
                     drl.put(path, t.drl().getBytes(StandardCharsets.UTF_8));
-                } catch (io.signalman.engine.tables.UnreadableTable e) {
-                    b.errors.add(new BundleError(e.path(), e.row(), 0, e.getMessage()));
+                } catch (io.signalman.json.Unreadable e) {
+                    b.errors.add(BundleError.of(path, e));
                 }
             }
         });

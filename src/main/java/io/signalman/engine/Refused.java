@@ -2,12 +2,12 @@ package io.signalman.engine;
 
 /**
  * A request the platform understood and refuses, with a precise kind that the transports map to
- * a status in one place (HTTP: 404, 409, 422, 401, 403).
+ * a status in one place (HTTP: 404, 409, 422, 401, 403, 410).
  */
 public final class Refused extends RuntimeException {
 
     /** Why a request is refused. */
-    public enum Kind { NOT_FOUND, CONFLICT, UNPROCESSABLE, UNAUTHENTICATED, FORBIDDEN }
+    public enum Kind { NOT_FOUND, CONFLICT, UNPROCESSABLE, UNAUTHENTICATED, FORBIDDEN, GONE }
 
     private final Kind kind;
     private final String code;

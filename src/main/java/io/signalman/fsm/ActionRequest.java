@@ -16,10 +16,8 @@ public record ActionRequest(String id, String action, JsonNode payload) {
     }
 
     public static ActionRequest parse(JsonNode json, boolean needsId) throws InputException {
-        if (json == null || !json.isObject()) {
-            throw new InputException("", "expected a JSON object {\"action\": \"...\", \"payload\": {...}}");
-        }
-        Body b = Json.bind(json, Body.class);
+        Body b = Json.bind(Json.requireObject(json,
+                "expected a JSON object {\"action\": \"...\", \"payload\": {...}}"), Body.class);
         if (b.action() == null || b.action().isBlank()) {
             throw new InputException("action", "action is required and must not be blank");
         }

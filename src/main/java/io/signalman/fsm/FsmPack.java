@@ -6,10 +6,8 @@ import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
-import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.Decision;
-import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
 import io.signalman.engine.PackShape;
@@ -37,7 +35,7 @@ public final class FsmPack extends PackBase<FsmStep, FsmOutcome> {
     /** What the pack's rules may name: its facts, and {@code decide} as {@link Transit}. */
     public FsmPack() {
         super(PackShape.of(NAME, "transition", FsmTier.class),
-                Vocabulary.of(Transit.class, Instance.class, Action.class));
+                Vocabulary.of(Transit.class, Instance.class, Action.class), Transit::new);
     }
 
     @Override
@@ -80,11 +78,6 @@ public final class FsmPack extends PackBase<FsmStep, FsmOutcome> {
     @Override
     public java.util.Set<String> alwaysPresent() {
         return java.util.Set.of("Instance", "Action");
-    }
-
-    @Override
-    public Collector newCollector(ReferenceData reference) {
-        return new Transit();
     }
 
     /** A canary buckets by the instance: one instance, one arm, for its whole life. */

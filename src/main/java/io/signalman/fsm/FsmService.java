@@ -133,8 +133,8 @@ public final class FsmService {
     }
 
     /** 410 when retention removed the instance (its tombstone still kept), else 404. */
-    private RuntimeException missing(String id) {
-        return store.expiredAt(id).<RuntimeException>map(at -> new Expired("FSM instance", id, at)).orElseGet(() -> notFound(id));
+    private Refused missing(String id) {
+        return store.expiredAt(id).map(at -> Expired.of("FSM instance", id, at)).orElseGet(() -> notFound(id));
     }
 
     private static Refused notFound(String id) {

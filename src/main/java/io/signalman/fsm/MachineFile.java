@@ -2,8 +2,8 @@ package io.signalman.fsm;
 
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
+import io.signalman.engine.ReferenceData;
 import io.signalman.json.Located;
-import io.signalman.json.ReferenceJson;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,12 +19,7 @@ final class MachineFile {
     }
 
     static Map<String, Machine> read(byte[] bytes) throws BundleException {
-        List<Located<Machine>> located;
-        try {
-            located = ReferenceJson.readList(bytes, "machines", Machine.class);
-        } catch (ReferenceJson.ReadException e) {
-            throw new BundleException(new BundleError(FILE, e.line(), e.column(), e.getMessage()));
-        }
+        List<Located<Machine>> located = ReferenceData.readList(FILE, bytes, "machines", Machine.class);
         Map<String, Machine> out = new LinkedHashMap<>();
         List<BundleError> errors = new ArrayList<>();
         for (Located<Machine> l : located) {

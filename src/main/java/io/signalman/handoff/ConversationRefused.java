@@ -1,14 +1,17 @@
 package io.signalman.handoff;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.Refused;
+import io.signalman.json.Json;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * A conversation request the router refuses, as a value with a precise reason; the HTTP layer
- * maps each reason to its status in one place ({@code ApiError.from}).
- *
- * @param state the conversation as it stood, for the error's details (null when there is none)
+ * The conversation requests the router refuses, each with a precise reason: a {@link Refused}
+ * whose kind gives the status (404 for no such conversation, 409 for the rest), whose code is
+ * the reason's, and whose details are the conversation as it stood.
  */
-public final class ConversationRefused extends RuntimeException {
+public final class ConversationRefused {
 
     public enum Reason {
         /** No conversation has this id: 404. */
@@ -33,21 +36,22 @@ public final class ConversationRefused extends RuntimeException {
         }
     }
 
-    private final Reason reason;
-    private final transient ConversationState state;
-
-    public ConversationRefused(Reason reason, String message, ConversationState state) {
-        super(message, null, false, false);
-        this.reason = reason;
-        this.state = state;
+    private ConversationRefused() {
     }
 
-    public Reason reason() {
-        return reason;
+    /** The refusal for {@code reason}; {@code state} is the conversation as it stood (null when there is none). */
+    public static Refused of(Reason reason, String message, ConversationState state) {
+        Refused.Kind kind = reason == Reason.NOT_FOUND ? Refused.Kind.NOT_FOUND : Refused.Kind.CONFLICT;
+        return new Refused(kind, reason.code(), message, state == null ? null : details(state));
     }
 
-    public ConversationState state() {
-        return state;
+    private static ObjectNode details(ConversationState state) {
+        ObjectNode details = Json.object();
+        details.put("status", state.status().name().toLowerCase(Locale.ROOT));
+        details.put("current_agent", state.currentAgent());
+        details.put("group", state.group());
+        state.reported().forEach(r -> details.withArray("reported").add(r.agent()));
+        return details;
     }
 
     /** Who may take the next turn: the current agent, or the running group's members that have not reported. */

@@ -6,10 +6,8 @@ import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
 import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
-import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.Decision;
-import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
 import io.signalman.engine.PackShape;
@@ -19,7 +17,6 @@ import io.signalman.engine.RuleInfo;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
 import java.util.List;
-import java.util.Map;
 import io.signalman.rulelang.Vocabulary;
 
 /**
@@ -37,7 +34,7 @@ public final class HandoffPack extends PackBase<TurnInput, HandoffOutcome> {
      */
     public HandoffPack() {
         super(PackShape.of(NAME, "handoff", HandoffTier.class),
-                Vocabulary.of(Step.class, Turn.class, Said.class));
+                Vocabulary.of(Step.class, Turn.class, Said.class), Step::new);
     }
 
     @Override
@@ -48,11 +45,6 @@ public final class HandoffPack extends PackBase<TurnInput, HandoffOutcome> {
     @Override
     public List<BundleError> lint(List<RuleInfo> rules, ReferenceData reference) {
         return reference.value() == null ? List.of() : reference.as(HandoffReference.class).crossCheck();
-    }
-
-    @Override
-    public Collector newCollector(ReferenceData reference) {
-        return new Step();
     }
 
     /** A canary buckets by the conversation: one conversation, one arm, for its whole life. */
@@ -70,7 +62,7 @@ public final class HandoffPack extends PackBase<TurnInput, HandoffOutcome> {
         if (s == null) {
             throw new IllegalArgumentException("a turn is decided from its conversation's state");
         }
-        Crew crew = ref.crew(s.crew()).orElseThrow(() -> new ConversationRefused(ConversationRefused.Reason.CREW_GONE,
+        Crew crew = ref.crew(s.crew()).orElseThrow(() -> ConversationRefused.of(ConversationRefused.Reason.CREW_GONE,
                 "crew \"" + s.crew() + "\" is no longer in the rules " + bundle.revision(), s));
         Crew.Agent agent = crew.agent(in.agent()).orElse(null);
         Turn turn = new Turn(crew.name(), in.agent(), in.response(), in.toolCalls(),
@@ -99,10 +91,8 @@ public final class HandoffPack extends PackBase<TurnInput, HandoffOutcome> {
 
     /** Reads a turn; {@code conversationId} comes from the path when it is not in the body. */
     public TurnInput parseTurn(JsonNode json, String conversationId) throws InputException {
-        if (json == null || !json.isObject()) {
-            throw new InputException("", "expected a JSON object {\"agent\", \"response\", \"tool_calls\"}");
-        }
-        TurnBody b = Json.bind(json, TurnBody.class);
+        TurnBody b = Json.bind(Json.requireObject(json,
+                "expected a JSON object {\"agent\", \"response\", \"tool_calls\"}"), TurnBody.class);
         if (b.agent() == null || b.agent().isBlank()) {
             throw new InputException("agent", "agent is required: the agent whose turn this was");
         }

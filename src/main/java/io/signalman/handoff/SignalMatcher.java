@@ -1,5 +1,6 @@
 package io.signalman.handoff;
 
+import io.signalman.json.WireName;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -17,18 +18,8 @@ import java.util.regex.Pattern;
 public final class SignalMatcher {
 
     /** How a signal was found; the wire names are the {@code match_level} of a decision. */
-    public enum Level {
-        EXACT("exact"), CASE_INSENSITIVE("case_insensitive"), NORMALIZED("normalized");
-
-        private final String wire;
-
-        Level(String wire) {
-            this.wire = wire;
-        }
-
-        public String wire() {
-            return wire;
-        }
+    public enum Level implements WireName {
+        EXACT, CASE_INSENSITIVE, NORMALIZED
     }
 
     /**

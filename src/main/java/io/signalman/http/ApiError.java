@@ -5,11 +5,9 @@ import io.signalman.datadir.StorageUnavailable;
 import io.signalman.engine.DeadlineExceededException;
 import io.signalman.engine.NoBundleException;
 import io.signalman.engine.Refused;
-import io.signalman.handoff.ConversationRefused;
 import io.signalman.engine.RunawayRulesException;
 import io.signalman.json.InputException;
 import io.signalman.json.Json;
-import io.signalman.state.Expired;
 import io.signalman.state.StateFull;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,20 +72,12 @@ public record ApiError(int status, String code, String message, ObjectNode detai
                 case UNPROCESSABLE -> 422;
                 case UNAUTHENTICATED -> 401;
                 case FORBIDDEN -> 403;
+                case GONE -> 410;
             };
             return new ApiError(status, r.code(), r.getMessage(), r.details());
         }
-        if (e instanceof Expired x) {
-            ObjectNode details = Json.object();
-            details.put("id", x.id());
-            details.put("expired_at", x.at().toString());
-            return new ApiError(410, "expired", x.getMessage(), details);
-        }
         if (e instanceof StateFull) {
             return of(507, "state_full", e.getMessage());
-        }
-        if (e instanceof ConversationRefused cr) {
-            return conversation(cr);
         }
         if (e instanceof StorageUnavailable) {
             return of(503, "storage_unavailable", e.getMessage());
@@ -101,18 +91,6 @@ public record ApiError(int status, String code, String message, ObjectNode detai
         }
         LOG.error("a decision failed", e);
         return of(500, "rule_failed", "the rules failed on this input: " + e);
-    }
-
-    private static ApiError conversation(ConversationRefused e) {
-        ObjectNode details = Json.object();
-        if (e.state() != null) {
-            details.put("status", e.state().status().name().toLowerCase(java.util.Locale.ROOT));
-            details.put("current_agent", e.state().currentAgent());
-            details.put("group", e.state().group());
-            e.state().reported().forEach(r -> details.withArray("reported").add(r.agent()));
-        }
-        int status = e.reason() == ConversationRefused.Reason.NOT_FOUND ? 404 : 409;
-        return new ApiError(status, e.reason().code(), e.getMessage(), details.isEmpty() ? null : details);
     }
 
     /** Worth retrying later: the client is told when with {@code Retry-After}. */

@@ -62,10 +62,7 @@ final class FsmApi implements ApiModule {
         }
         byte[] body = Api.bodyBytes(ctx);
         api.blocking(ctx, 201, () -> {
-            var json = Json.parse(body);
-            if (!json.isObject()) {
-                throw new InputException("", "expected {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
-            }
+            var json = Json.requireObject(Json.parse(body), "expected {\"id\": \"agent-7\", \"machine\": \"review-flow\"}");
             CreateBody b = Json.bind(json, CreateBody.class);
             for (String f : new String[] {"id", "machine"}) {
                 if (!json.path(f).isTextual() || json.get(f).asText().isBlank()) {

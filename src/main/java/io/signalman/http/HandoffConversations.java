@@ -61,7 +61,7 @@ final class HandoffConversations {
             throw new InputException("id", "id must be 1 to 128 letters, digits, '.', '_', ':' or '-'");
         }
         ConversationState s = ConversationState.start(crew);
-        store.create(id, s).orElseThrow(() -> new ConversationRefused(Reason.ALREADY_EXISTS,
+        store.create(id, s).orElseThrow(() -> ConversationRefused.of(Reason.ALREADY_EXISTS,
                 "conversation \"" + id + "\" already exists", store.get(id).map(Versioned::value).orElse(null)));
         return snapshot(id, s);
     }
@@ -113,7 +113,7 @@ final class HandoffConversations {
         while (true) {
             Versioned<ConversationState> v = read(id);
             ConversationState s = v.value();
-            Crew crew = reference().crew(s.crew()).orElseThrow(() -> new ConversationRefused(Reason.CREW_GONE,
+            Crew crew = reference().crew(s.crew()).orElseThrow(() -> ConversationRefused.of(Reason.CREW_GONE,
                     "crew \"" + s.crew() + "\" is no longer in the rules", s));
             boolean resume = s.status() == ConversationState.Status.PAUSED
                     || s.status() == ConversationState.Status.RUNNING && s.group() == null;
@@ -128,22 +128,22 @@ final class HandoffConversations {
 
     private void expect(String id, ConversationState s, String agent) {
         if (s.status() != ConversationState.Status.RUNNING) {
-            throw new ConversationRefused(Reason.NOT_RUNNING, "conversation \"" + id + "\" is "
+            throw ConversationRefused.of(Reason.NOT_RUNNING, "conversation \"" + id + "\" is "
                     + s.status().name().toLowerCase(java.util.Locale.ROOT)
                     + "; send user input (POST .../user-input) to start a new round", s);
         }
         Crew.Group group = s.group() == null ? null : reference().crew(s.crew()).flatMap(c -> c.group(s.group())).orElse(null);
         List<String> expected = ConversationRefused.expected(group, s);
         if (!expected.contains(agent)) {
-            throw new ConversationRefused(Reason.UNEXPECTED_AGENT, "conversation \"" + id + "\" expects a turn from "
+            throw ConversationRefused.of(Reason.UNEXPECTED_AGENT, "conversation \"" + id + "\" expects a turn from "
                     + expected + ", not from \"" + agent + "\"", s);
         }
     }
 
     /** The conversation; 410 when retention removed it (its tombstone still kept), else 404. */
     private Versioned<ConversationState> read(String id) {
-        return store.get(id).orElseThrow(() -> store.expiredAt(id).<RuntimeException>map(at -> new Expired("conversation", id, at))
-                .orElseGet(() -> new ConversationRefused(Reason.NOT_FOUND, "no conversation has id \"" + id + "\"", null)));
+        return store.get(id).orElseThrow(() -> store.expiredAt(id).map(at -> Expired.of("conversation", id, at))
+                .orElseGet(() -> ConversationRefused.of(Reason.NOT_FOUND, "no conversation has id \"" + id + "\"", null)));
     }
 
     private HandoffReference reference() {
@@ -163,10 +163,7 @@ final class HandoffConversations {
     }
 
     private static JsonNode object(JsonNode body) throws InputException {
-        if (body == null || !body.isObject()) {
-            throw new InputException("", "expected a JSON object");
-        }
-        return body;
+        return Json.requireObject(body, "expected a JSON object");
     }
 
     record CreateBody(String crew, String id) {

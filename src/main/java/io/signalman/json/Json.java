@@ -99,6 +99,14 @@ public final class Json {
         return parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
+    /** {@code json} when it is an object; anything else, or no body, is refused as a whole, saying what was {@code expected}. */
+    public static JsonNode requireObject(JsonNode json, String expected) throws InputException {
+        if (json == null || !json.isObject()) {
+            throw new InputException("", expected);
+        }
+        return json;
+    }
+
     /** Binds a tree to a record, naming the field path of whatever is wrong. */
     public static <T> T bind(JsonNode node, Class<T> type) throws InputException {
         try {

@@ -17,30 +17,10 @@ import java.util.List;
  */
 public final class ReferenceJson {
 
-    /** Where and why a reference-data file could not be read. */
-    public static final class ReadException extends Exception {
-        private final int line;
-        private final int column;
-
-        ReadException(int line, int column, String message) {
-            super(message);
-            this.line = line;
-            this.column = column;
-        }
-
-        public int line() {
-            return line;
-        }
-
-        public int column() {
-            return column;
-        }
-    }
-
     private ReferenceJson() {
     }
 
-    public static <T> List<Located<T>> readList(byte[] bytes, String field, Class<T> type) throws ReadException {
+    public static <T> List<Located<T>> readList(byte[] bytes, String field, Class<T> type) throws Unreadable {
         List<Located<T>> out = new ArrayList<>();
         try (JsonParser p = Json.MAPPER.createParser(bytes)) {
             expect(p, p.nextToken(), JsonToken.START_OBJECT, "a JSON object");
@@ -49,7 +29,7 @@ public final class ReferenceJson {
                 String name = p.currentName();
                 JsonLocation at = p.currentLocation();
                 if (!name.equals(field)) {
-                    throw new ReadException(at.getLineNr(), at.getColumnNr(),
+                    throw new Unreadable(at.getLineNr(), at.getColumnNr(),
                             "unknown field \"" + name + "\"; this file has one field, \"" + field + "\"");
                 }
                 seen = true;
@@ -62,40 +42,40 @@ public final class ReferenceJson {
             }
             if (!seen) {
                 JsonLocation at = p.currentLocation();
-                throw new ReadException(at.getLineNr(), at.getColumnNr(), "missing field \"" + field + "\"");
+                throw new Unreadable(at.getLineNr(), at.getColumnNr(), "missing field \"" + field + "\"");
             }
             if (p.nextToken() != null) {
                 JsonLocation at = p.currentTokenLocation();
-                throw new ReadException(at.getLineNr(), at.getColumnNr(), "unexpected content after the JSON object");
+                throw new Unreadable(at.getLineNr(), at.getColumnNr(), "unexpected content after the JSON object");
             }
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
-            throw new ReadException(at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(),
+            throw new Unreadable(at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(),
                     "malformed JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
-            throw new ReadException(0, 0, "cannot read: " + e.getMessage());
+            throw new Unreadable(0, 0, "cannot read: " + e.getMessage());
         }
         return out;
     }
 
-    private static <T> T read(JsonParser p, Class<T> type, JsonLocation start) throws ReadException, IOException {
+    private static <T> T read(JsonParser p, Class<T> type, JsonLocation start) throws Unreadable, IOException {
         try {
             // Reading one element of a stream: the tokens after it are the next elements, not trailing junk.
             return Json.MAPPER.readerFor(type).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readValue(p);
         } catch (UnrecognizedPropertyException e) {
             JsonLocation at = e.getLocation() == null ? start : e.getLocation();
-            throw new ReadException(at.getLineNr(), at.getColumnNr(), "unknown field \"" + e.getPropertyName()
+            throw new Unreadable(at.getLineNr(), at.getColumnNr(), "unknown field \"" + e.getPropertyName()
                     + "\"; known fields are " + e.getKnownPropertyIds());
         } catch (JsonMappingException e) {
             JsonLocation at = e.getLocation() == null ? start : e.getLocation();
-            throw new ReadException(at.getLineNr(), at.getColumnNr(), e.getOriginalMessage());
+            throw new Unreadable(at.getLineNr(), at.getColumnNr(), e.getOriginalMessage());
         }
     }
 
-    private static void expect(JsonParser p, JsonToken got, JsonToken want, String what) throws ReadException {
+    private static void expect(JsonParser p, JsonToken got, JsonToken want, String what) throws Unreadable {
         if (got != want) {
             JsonLocation at = p.currentTokenLocation();
-            throw new ReadException(at.getLineNr(), at.getColumnNr(), "expected " + what + ", found "
+            throw new Unreadable(at.getLineNr(), at.getColumnNr(), "expected " + what + ", found "
                     + (got == null ? "end of file" : got.asString() == null ? got.name() : "'" + got.asString() + "'"));
         }
     }

@@ -31,24 +31,16 @@ final class StrictUtf8 {
             }
             String problem = null;
             int len;
-            int lo = 0x80;
-            int hi = 0xBF;
+            // The second byte's range is narrower after a lead byte that would otherwise allow an
+            // overlong encoding (E0, F0), a surrogate (ED) or a code point above U+10FFFF (F4).
+            int lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+            int hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
             if (c >= 0xC2 && c <= 0xDF) {
                 len = 2;
             } else if (c >= 0xE0 && c <= 0xEF) {
                 len = 3;
-                if (c == 0xE0) {
-                    lo = 0xA0;
-                } else if (c == 0xED) {
-                    hi = 0x9F;
-                }
             } else if (c >= 0xF0 && c <= 0xF4) {
                 len = 4;
-                if (c == 0xF0) {
-                    lo = 0x90;
-                } else if (c == 0xF4) {
-                    hi = 0x8F;
-                }
             } else {
                 len = 1;
                 problem = c == 0xC0 || c == 0xC1 ? "an overlong encoding" : c >= 0xF5 ? "a byte that is never UTF-8"

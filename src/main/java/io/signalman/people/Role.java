@@ -1,7 +1,7 @@
 package io.signalman.people;
 
+import io.signalman.json.WireName;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * roles are not a ladder: an approver is not an author, and an operator (who activates what is
  * approved) need not be able to write a draft, so that no one role both writes and ships a change.
  */
-public enum Role {
+public enum Role implements WireName {
     /** Reads rules, decisions, explanations, drafts, activations, the audit's history, trials. */
     VIEWER,
     /** Writes drafts (edit, rebase, revert into a draft), checks them, runs their impact, tries messages. */
@@ -22,10 +22,6 @@ public enum Role {
     OPERATOR,
     /** Manages users, and holds every other role. */
     ADMIN;
-
-    public String wire() {
-        return name().toLowerCase(Locale.ROOT);
-    }
 
     /** A role by its name (viewer, author, ...); IllegalArgumentException naming the roles otherwise. */
     public static Role parse(String s) {

@@ -1,5 +1,6 @@
 package io.signalman.replay;
 
+import io.signalman.datadir.LineReader;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -99,7 +100,7 @@ final class LineChunks {
                 continue;
             }
             if (skipping) {
-                int nl = indexOf(buf, 0, len);
+                int nl = LineReader.newline(buf, 0, len);
                 if (nl < 0) {
                     len = 0;
                     continue;
@@ -154,7 +155,7 @@ final class LineChunks {
         int count = 0;
         int start = 0;
         while (start < len) {
-            int nl = indexOf(buf, start, len);
+            int nl = LineReader.newline(buf, start, len);
             int end = nl < 0 ? len : nl;
             if (!blank(buf, start, end)) {
                 numbers[count] = line;
@@ -179,15 +180,6 @@ final class LineChunks {
             }
         }
         return true;
-    }
-
-    private static int indexOf(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private static int lastIndexOf(byte[] b, int len) {

@@ -16,8 +16,26 @@ import java.util.TreeMap;
  * Passing means at least one record was replayed, nothing changed, nothing broke and every
  * record was read (a torn last line is reported but does not fail). Finished and immutable:
  * {@link ReplayTally} counts while the replay runs and makes one.
+ *
+ * @param counts         the counts, each also said by its own method below
+ * @param candidate      the candidate rules' revision
+ * @param comparedWith   what they were compared with: a baseline's revision, or the recorded decisions
+ * @param selection      which records were selected, as said to the analyst
+ * @param readByArgument records read under each archive argument: an argument with none is an error, not a pass
+ * @param changes        the first changed records in archive order (at most {@link #FIRST_CHANGES};
+ *                       {@link #changed()} counts them all)
+ * @param groups         groups in the order of their first change in the archive
+ * @param violations     the first violations of each invariant, in archive order ({@link #violationCount()}
+ *                       counts them all)
+ * @param determinism    which records had their determinism checked
+ * @param neverFired     pack name to the names of its rules that no record fired
+ * @param problems       the first problems in archive order ({@link #problemCount()} counts them all)
+ * @param members        each cluster member's share, when the replay ran on a cluster
  */
-public final class ReplayReport {
+public record ReplayReport(Counts counts, String candidate, String comparedWith, String selection, Determinism determinism,
+                           double elapsedSeconds, Map<String, Long> readByArgument, List<Change> changes, List<Group> groups,
+                           List<Violation> violations, Map<String, List<String>> neverFired, List<Problem> problems,
+                           List<Member> members) {
 
     /** How many example changes each group keeps. */
     public static final int EXAMPLES = 3;
@@ -54,41 +72,19 @@ public final class ReplayReport {
     }
 
     /** The report's counts. */
-    record Counts(long read, long records, long unchanged, long changed, long skippedTime, long skippedPack,
-                  long skippedSample, long skippedArm, long violationCount, long problemCount, long fatalProblems,
-                  long determinismChecked) {
+    public record Counts(long read, long records, long unchanged, long changed, long skippedTime, long skippedPack,
+                         long skippedSample, long skippedArm, long violationCount, long problemCount, long fatalProblems,
+                         long determinismChecked) {
     }
 
-    private final Counts counts;
-    private final String candidate;
-    private final String comparedWith;
-    private final String selection;
-    private final Determinism determinism;
-    private final double elapsedSeconds;
-    private final Map<String, Long> readByArgument;
-    private final List<Change> changes;
-    private final List<Group> groups;
-    private final List<Violation> violations;
-    private final Map<String, List<String>> neverFired;
-    private final List<Problem> problems;
-    private final List<Member> members;
-
-    ReplayReport(Counts counts, String candidate, String comparedWith, String selection, Determinism determinism,
-                 double elapsedSeconds, Map<String, Long> readByArgument, List<Change> changes, List<Group> groups,
-                 List<Violation> violations, Map<String, List<String>> neverFired, List<Problem> problems, List<Member> members) {
-        this.counts = counts;
-        this.candidate = candidate;
-        this.comparedWith = comparedWith;
-        this.selection = selection;
-        this.determinism = determinism;
-        this.elapsedSeconds = elapsedSeconds;
-        this.readByArgument = java.util.Collections.unmodifiableMap(new TreeMap<>(readByArgument));
-        this.changes = List.copyOf(changes);
-        this.groups = List.copyOf(groups);
-        this.violations = List.copyOf(violations);
-        this.neverFired = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(neverFired));
-        this.problems = List.copyOf(problems);
-        this.members = List.copyOf(members);
+    public ReplayReport {
+        readByArgument = java.util.Collections.unmodifiableMap(new TreeMap<>(readByArgument));
+        changes = List.copyOf(changes);
+        groups = List.copyOf(groups);
+        violations = List.copyOf(violations);
+        neverFired = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(neverFired));
+        problems = List.copyOf(problems);
+        members = List.copyOf(members);
     }
 
     public boolean passed() {
@@ -105,11 +101,6 @@ public final class ReplayReport {
         return counts.read();
     }
 
-    /** Records read under each archive argument: an argument with none is an error, not a pass. */
-    public Map<String, Long> readByArgument() {
-        return readByArgument;
-    }
-
     public long unchanged() {
         return counts.unchanged();
     }
@@ -117,21 +108,6 @@ public final class ReplayReport {
     /** How many replayed decisions changed. */
     public long changed() {
         return counts.changed();
-    }
-
-    /** The first changed records in archive order (at most {@link #FIRST_CHANGES}; {@link #changed()} counts them all). */
-    public List<Change> changes() {
-        return changes;
-    }
-
-    /** Groups in the order of their first change in the archive. */
-    public List<Group> groups() {
-        return groups;
-    }
-
-    /** The first violations of each invariant, in archive order ({@link #violationCount()} counts them all). */
-    public List<Violation> violations() {
-        return violations;
     }
 
     public long violationCount() {
@@ -143,45 +119,17 @@ public final class ReplayReport {
         return counts.determinismChecked();
     }
 
-    /** Which records had their determinism checked. */
-    public Determinism determinism() {
-        return determinism;
-    }
-
     /** Records the rules decided (changed or not): those the invariants were checked on. */
     public long decided() {
         return counts.unchanged() + counts.changed();
-    }
-
-    /** Pack name to the names of its rules that no record fired. */
-    public Map<String, List<String>> neverFired() {
-        return neverFired;
-    }
-
-    /** The first problems in archive order ({@link #problemCount()} counts them all). */
-    public List<Problem> problems() {
-        return problems;
     }
 
     public long problemCount() {
         return counts.problemCount();
     }
 
-    public double elapsedSeconds() {
-        return elapsedSeconds;
-    }
-
     public double recordsPerSecond() {
         return elapsedSeconds <= 0 ? 0 : Math.round(counts.records() / elapsedSeconds);
-    }
-
-    /** Each cluster member's share, when the replay ran on a cluster. */
-    public List<Member> members() {
-        return members;
-    }
-
-    public String selection() {
-        return selection;
     }
 
     /** Records left out by the selection: by --since/--until, by --pack, by --sample. */
@@ -204,14 +152,6 @@ public final class ReplayReport {
 
     long fatalProblems() {
         return counts.fatalProblems();
-    }
-
-    String candidate() {
-        return candidate;
-    }
-
-    String comparedWith() {
-        return comparedWith;
     }
 
     public ObjectNode toJson() {

@@ -58,10 +58,6 @@ public record ReplayRequest(RuleBundle candidate, RuleBundle baseline, Archive a
         return new ReplayRequest(candidate, baseline, archive, selection, threads, l, observer, determinism);
     }
 
-    public ReplayRequest withArchive(Archive a) {
-        return new ReplayRequest(candidate, baseline, a, selection, threads, listener, observer, determinism);
-    }
-
     public ReplayRequest withObserver(ChangeObserver o) {
         return new ReplayRequest(candidate, baseline, archive, selection, threads, listener, o, determinism);
     }

@@ -16,10 +16,8 @@ public record SignalRequest(String agent, Body signal) {
     static final Set<String> KINDS = Set.of("user_message", "tool_result", "stop", "timer");
 
     public static SignalRequest parse(JsonNode json) throws InputException {
-        if (json == null || !json.isObject()) {
-            throw new InputException("", "expected {\"agent\": \"...\", \"signal\": {\"kind\": \"...\", \"payload\": ...}}");
-        }
-        SignalRequest r = Json.bind(json, SignalRequest.class);
+        SignalRequest r = Json.bind(Json.requireObject(json,
+                "expected {\"agent\": \"...\", \"signal\": {\"kind\": \"...\", \"payload\": ...}}"), SignalRequest.class);
         if (r.agent() == null || r.agent().isBlank()) {
             throw new InputException("agent", "agent is required and must not be blank");
         }

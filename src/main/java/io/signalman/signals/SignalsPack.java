@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.PackBase;
 import io.signalman.engine.PackFiles;
-import io.signalman.engine.Collector;
 import io.signalman.engine.CompiledPack;
 import io.signalman.engine.Decision;
-import io.signalman.engine.DecisionPack;
 import io.signalman.engine.Evaluation;
 import io.signalman.engine.Invariant;
 import io.signalman.engine.PackShape;
@@ -19,7 +17,6 @@ import io.signalman.json.Json;
 import io.signalman.json.Payload;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import io.signalman.rulelang.Vocabulary;
 
 /**
@@ -35,7 +32,7 @@ public final class SignalsPack extends PackBase<SignalStep, SignalDecision> {
     /** What the pack's rules may name: its facts, and {@code decide} as {@link RouteAction}. */
     public SignalsPack() {
         super(PackShape.of(NAME, "signal-route", SignalTier.class),
-                Vocabulary.of(RouteAction.class, Signal.class, AgentFsm.class));
+                Vocabulary.of(RouteAction.class, Signal.class, AgentFsm.class), RouteAction::new);
     }
 
     @Override
@@ -51,11 +48,6 @@ public final class SignalsPack extends PackBase<SignalStep, SignalDecision> {
     @Override
     public java.util.Set<String> alwaysPresent() {
         return java.util.Set.of("Signal");
-    }
-
-    @Override
-    public Collector newCollector(ReferenceData reference) {
-        return new RouteAction();
     }
 
     /** A canary buckets by the agent the signal is for: one agent, one arm. */

@@ -147,13 +147,7 @@ public final class LocalState implements AutoCloseable {
 
     /** The stores, by name, for {@link StateStores}. */
     public StateStores stores() {
-        return new StateStores(name -> {
-            LocalStateStore<?> s = stores.get(name);
-            if (s == null) {
-                throw new IllegalArgumentException("no state store \"" + name + "\"; known: " + stores.keySet());
-            }
-            return s;
-        });
+        return StateStores.of(stores);
     }
 
     public StateConfig config() {

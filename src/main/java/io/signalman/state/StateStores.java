@@ -1,5 +1,6 @@
 package io.signalman.state;
 
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
@@ -22,6 +23,17 @@ public final class StateStores {
     /** Stores made by {@code factory}, once per name. */
     public StateStores(Function<String, StateStore<?>> factory) {
         this.factory = factory;
+    }
+
+    /** The stores of {@code byName}, all made beforehand: a name it lacks is refused, naming the ones it has. */
+    public static StateStores of(Map<String, ? extends StateStore<?>> byName) {
+        return new StateStores(name -> {
+            StateStore<?> s = byName.get(name);
+            if (s == null) {
+                throw new IllegalArgumentException("no state store \"" + name + "\"; known: " + byName.keySet());
+            }
+            return s;
+        });
     }
 
     @SuppressWarnings("unchecked")

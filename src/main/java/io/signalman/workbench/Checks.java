@@ -35,13 +35,7 @@ final class Checks {
     }
 
     private final BundleCompiler compiler;
-    private final java.util.Map<String, Outcome> recent = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<String, Outcome> eldest) {
-                    return size() > 8;
-                }
-            });
+    private final Recent<Outcome> recent = new Recent<>(8);
 
     Checks(BundleCompiler compiler) {
         this.compiler = compiler;
@@ -49,19 +43,16 @@ final class Checks {
 
     /** Blocking: compiles (seconds for a large bundle); call on a worker. */
     Outcome check(BundleFiles files) {
-        Outcome known = recent.get(files.revision());
-        if (known != null) {
-            return known;
-        }
-        Outcome out;
+        return recent.get(files.revision(), () -> compile(files));
+    }
+
+    private Outcome compile(BundleFiles files) {
         try {
             RuleBundle b = compiler.compile(files);
-            out = new Outcome(files.revision(), b, List.of(), b.warnings());
+            return new Outcome(files.revision(), b, List.of(), b.warnings());
         } catch (BundleException e) {
-            out = new Outcome(files.revision(), null, e.errors(), List.of());
+            return new Outcome(files.revision(), null, e.errors(), List.of());
         }
-        recent.put(files.revision(), out);
-        return out;
     }
 
     static ArrayNode errors(List<BundleError> errors) {

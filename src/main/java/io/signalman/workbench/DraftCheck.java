@@ -28,13 +28,7 @@ final class DraftCheck {
     private static final int KEPT = 8;
 
     private final Checks checks;
-    private final java.util.Map<String, Full> recent = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<String, Full> eldest) {
-                    return size() > KEPT;
-                }
-            });
+    private final Recent<Full> recent = new Recent<>(KEPT);
 
     /**
      * @param check     {@code {"ok", "compiles", "revision", "errors", "warnings", "counts"}}
@@ -50,10 +44,10 @@ final class DraftCheck {
 
     /** Blocking (compiles, runs scenarios): a worker thread. */
     Full of(BundleFiles files) {
-        Full known = recent.get(files.revision());
-        if (known != null) {
-            return known;
-        }
+        return recent.get(files.revision(), () -> full(files));
+    }
+
+    private Full full(BundleFiles files) {
         Checks.Outcome compiled = checks.check(files);
         List<BundleError> conflicts = conflicts(files);
         Set<String> conflicted = new TreeSet<>();
@@ -85,9 +79,7 @@ final class DraftCheck {
         check.putObject("counts").put("errors", errors.size()).put("conflicts", conflicts.size())
                 .put("scenario_file_errors", suite.errors().size()).put("warnings", compiled.warnings().size())
                 .put("scenarios", suite.scenarios().size()).put("scenarios_failed", failed);
-        Full full = new Full(check, scenarios);
-        recent.put(files.revision(), full);
-        return full;
+        return new Full(check, scenarios);
     }
 
     /** The scenario report's shape when the draft does not compile: nothing ran, the files' errors count. */

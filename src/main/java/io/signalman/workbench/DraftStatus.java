@@ -1,6 +1,7 @@
 package io.signalman.workbench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.json.WireName;
 
 /**
  * Where a draft stands. {@code activated} and {@code discarded} are closed: the draft is kept to
@@ -10,21 +11,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * it must be rebased first. Only {@code activated} and {@code discarded} are stored; the rest is
  * worked out against the live rules whenever a draft is shown.
  */
-enum DraftStatus {
-    OPEN("open"),
-    OUT_OF_DATE("out_of_date"),
-    ACTIVATED("activated"),
-    DISCARDED("discarded");
-
-    private final String wire;
-
-    DraftStatus(String wire) {
-        this.wire = wire;
-    }
-
-    String wire() {
-        return wire;
-    }
+enum DraftStatus implements WireName {
+    OPEN,
+    OUT_OF_DATE,
+    ACTIVATED,
+    DISCARDED;
 
     boolean closed() {
         return this == ACTIVATED || this == DISCARDED;
@@ -33,10 +24,10 @@ enum DraftStatus {
     /** The status of a draft, from its stored record and the rules folder's revision now. */
     static DraftStatus of(ObjectNode meta, String liveRevision) {
         String stored = meta.path("status").asText("open");
-        if (ACTIVATED.wire.equals(stored)) {
+        if (ACTIVATED.wire().equals(stored)) {
             return ACTIVATED;
         }
-        if (DISCARDED.wire.equals(stored)) {
+        if (DISCARDED.wire().equals(stored)) {
             return DISCARDED;
         }
         return meta.path("base_revision").asText().equals(liveRevision) ? OPEN : OUT_OF_DATE;

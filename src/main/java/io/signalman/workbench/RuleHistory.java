@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.BundleFiles;
 import io.signalman.engine.RuleBundle;
 import io.signalman.engine.tables.DecisionTable;
-import io.signalman.engine.tables.UnreadableTable;
+import io.signalman.json.Unreadable;
 import io.signalman.json.Json;
 import io.signalman.rulelang.RuleFile;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +108,7 @@ final class RuleHistory {
             } else if (DecisionTable.isTable(path)) {
                 try {
                     text = DecisionTable.read(path, files.bytes(path)).drl();
-                } catch (UnreadableTable e) {
+                } catch (Unreadable e) {
                     continue;
                 }
             } else {

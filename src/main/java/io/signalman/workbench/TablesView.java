@@ -47,8 +47,8 @@ final class TablesView {
             Set<BundleError> problems = new LinkedHashSet<>();
             try {
                 DecisionTable.read(path, files.bytes(path)).layouts().forEach(t -> tables.add(toJson(t)));
-            } catch (io.signalman.engine.tables.UnreadableTable e) {
-                problems.add(new BundleError(e.path(), e.row(), 0, e.getMessage()));
+            } catch (io.signalman.json.Unreadable e) {
+                problems.add(BundleError.of(path, e));
             }
             errors.stream().filter(e -> e.file().equals(path)).forEach(problems::add);
             n.set("errors", BundleError.toJson(List.copyOf(problems)));

@@ -1,5 +1,6 @@
 package io.signalman.engine.tables;
 
+import io.signalman.json.Unreadable;
 import java.io.ByteArrayInputStream;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +42,7 @@ public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayo
     }
 
     /** Reads a table; a table Drools cannot read is a bundle error at the row it stopped on. */
-    public static DecisionTable read(String path, byte[] bytes) throws UnreadableTable {
+    public static DecisionTable read(String path, byte[] bytes) throws Unreadable {
         RowListener listener = new RowListener();
         InputType type = path.toLowerCase(Locale.ROOT).endsWith(".csv") ? InputType.CSV : InputType.XLS;
         String drl;
@@ -49,7 +50,7 @@ public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayo
             drl = new SpreadsheetCompiler().compile(new ByteArrayInputStream(bytes), type, listener);
         } catch (RuntimeException e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new UnreadableTable(path, listener.row + 1, "this decision table cannot be read: " + why);
+            throw new Unreadable(listener.row + 1, 0, "this decision table cannot be read: " + why);
         }
         Map<String, Integer> rows = new HashMap<>();
         SortedSet<Integer> ruleLines = new TreeSet<>();
@@ -57,7 +58,7 @@ public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayo
             rows.put(unquote(r.getName()), r.getSpreadsheetRowNumber());
             ruleLines.add(r.getSpreadsheetRowNumber());
         }
-        return new DecisionTable(path, drl, rowsByLine(path, drl, rows), TableLayout.of(listener.starts, listener.cells, ruleLines));
+        return new DecisionTable(path, drl, rowsByLine(drl, rows), TableLayout.of(listener.starts, listener.cells, ruleLines));
     }
 
     /** The table's row for a line of the generated DRL (the first row when outside any rule). */
@@ -74,14 +75,14 @@ public record DecisionTable(String path, String drl, int[] rowOf, List<TableLayo
     }
 
     /** Each generated rule's lines (from Drools' parser of the generated DRL) carry its row. */
-    private static int[] rowsByLine(String path, String drl, Map<String, Integer> rows) throws UnreadableTable {
+    private static int[] rowsByLine(String drl, Map<String, Integer> rows) throws Unreadable {
         int[] out = new int[(int) drl.lines().count() + 2];
         DrlParser parser = new DrlParser();
         PackageDescr descr;
         try {
             descr = parser.parse(false, drl);
         } catch (DroolsParserException e) {
-            throw new UnreadableTable(path, 1, "the DRL read from this table does not parse: " + e.getMessage());
+            throw new Unreadable(1, 0, "the DRL read from this table does not parse: " + e.getMessage());
         }
         if (descr == null) {
             return out;
