@@ -1,7 +1,5 @@
 package io.signalman.http;
 
-import static io.signalman.http.HttpCalls.assertRefusedNaming;
-import static io.signalman.http.HttpCalls.error;
 import static io.signalman.http.HttpCalls.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.signalman.http.HttpCalls.BadField;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
@@ -25,12 +22,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * {@code POST /v1/dispatch} and the {@code signalman.dispatch} address against a
- * real server on a free loopback port: seed 004's examples end to end, and field-path errors.
+ * real server on a free loopback port: seed 004's examples end to end (a bad field and malformed JSON
+ * are refused as on every endpoint, in {@link BadInputTest}).
  */
 class DispatchHttpTest {
 
@@ -154,27 +150,6 @@ class DispatchHttpTest {
         server.restart();
         assertTrue(lines.stream().anyMatch(l -> l.contains("\"logged-dispatch\"") && l.contains("\"endpoint\":\"/v1/dispatch\"")
                 && l.contains("\"pack\":\"dispatch\"")));
-    }
-
-    // ---- errors: 400 naming the field path -------------------------------------------------------
-
-    private static final List<BadField> BAD_FIELDS = List.of(
-            new BadField("an unknown field", "{\"channel\": \"telegram\", \"chat\": {\"type\": \"group\", \"idd\": \"1\"}}",
-                    "chat.idd"),
-            new BadField("a missing channel", "{\"sender\": \"u1\"}", "channel"),
-            new BadField("a wrong type", "{\"channel\": \"telegram\", \"chat\": {\"id\": -100123}}", "chat.id"),
-            new BadField("a bad history role (named by its index)",
-                    "{\"channel\": \"telegram\", \"history\": [{\"role\": \"user\"}, {\"role\": \"robot\"}]}", "history[1].role"));
-
-    @ParameterizedTest(name = "{0}")
-    @FieldSource("BAD_FIELDS")
-    void aBadFieldIs400NamingItsPath(BadField c) {
-        assertRefusedNaming(server.post(DISPATCH, c.body()), c.field());
-    }
-
-    @Test
-    void malformedJsonIs400() {
-        assertEquals("malformed_json", error(server.post(DISPATCH, "{\"channel\": "), 400).get("error").asText());
     }
 
     // ---- the event bus --------------------------------------------------------------------------

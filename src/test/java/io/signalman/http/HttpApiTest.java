@@ -1,24 +1,22 @@
 package io.signalman.http;
 
-import static io.signalman.http.HttpCalls.assertRefusedNaming;
 import static io.signalman.http.HttpCalls.decisionRecords;
 import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.explainedOnce;
 import static io.signalman.http.HttpCalls.fieldNames;
 import static io.signalman.http.HttpCalls.firedRuleNames;
 import static io.signalman.http.HttpCalls.json;
-import static io.signalman.http.HttpCalls.statusOf;
+import static io.signalman.http.HttpCalls.ruleNames;
 import static io.signalman.http.HttpCalls.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.http.HttpCalls.BadField;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
@@ -26,9 +24,8 @@ import io.vertx.core.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
@@ -144,26 +141,14 @@ class HttpApiTest {
 
     @Test
     void explainTrueListsEveryBrokerRuleAsFiredCancelledOrNotMatched() {
-        // Given a critical trade message, which the trade rule and the default rule also match
-        String body = message("foresight", "critical", "event", "trade.executed");
-
-        // When it is routed with ?explain=true
-        JsonNode d = json(server.post(ROUTE + "?explain=true", body), 200);
-
-        // Then every broker rule is listed once, with the status it ended with
-        JsonNode explain = d.get("explain");
-        assertNotNull(explain, "explain=true must add an explain array");
-        List<String> names = new ArrayList<>();
-        explain.forEach(e -> names.add(e.get("rule").asText()));
-        assertEquals(brokerRuleNames(), new HashSet<>(names));
-        assertEquals(names.size(), new HashSet<>(names).size(), "each rule appears once");
-        explain.forEach(e -> assertTrue(Set.of("fired", "matched-but-cancelled", "not-matched").contains(e.get("status").asText()),
-                "unexpected status in " + e));
-        assertEquals("fired", statusOf(explain, "critical messages go to openclaw and knox"));
-        assertEquals("fired", statusOf(explain, "executed and completed trades are kept in memory"));
-        assertEquals("matched-but-cancelled", statusOf(explain, "trade messages go to VP Trading"));
-        assertEquals("matched-but-cancelled", statusOf(explain, "everything else goes to the sender's manager"));
-        assertEquals("not-matched", statusOf(explain, "tool messages go to the Sr. Director of Tooling at low priority"));
+        // Given a critical trade message, which the trade rule and the default rule also match: when it is
+        // routed with ?explain=true, then every broker rule is listed once, with the status it ended with
+        explainedOnce(server, ROUTE, message("foresight", "critical", "event", "trade.executed"), ruleNames(server, "broker"), Map.of(
+                "critical messages go to openclaw and knox", "fired",
+                "executed and completed trades are kept in memory", "fired",
+                "trade messages go to VP Trading", "matched-but-cancelled",
+                "everything else goes to the sender's manager", "matched-but-cancelled",
+                "tool messages go to the Sr. Director of Tooling at low priority", "not-matched"));
     }
 
     @Test
@@ -220,29 +205,6 @@ class HttpApiTest {
     }
 
     // ---- errors -----------------------------------------------------------------------
-
-    @Test
-    void malformedJsonIsRefusedWith400MalformedJson() {
-        JsonNode e = error(server.post(ROUTE, "{\"envelope\": "), 400);
-
-        assertEquals("malformed_json", e.get("error").asText());
-    }
-
-    private static final List<BadField> BAD_FIELDS = List.of(
-            new BadField("a number where priority text is expected",
-                    "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": 5}, \"type\": \"event\", \"subtype\": \"x.y\"}",
-                    "envelope.priority"),
-            new BadField("an unknown priority value", message("foresight", "urgent", "event", "x.y"), "envelope.priority"),
-            new BadField("an unknown field",
-                    "{\"envelope\": {\"from_agent\": \"x\", \"prority\": \"low\"}, \"type\": \"event\", \"subtype\": \"x.y\"}",
-                    "envelope.prority"),
-            new BadField("a missing envelope", "{\"type\": \"event\", \"subtype\": \"x.y\"}", "envelope"));
-
-    @ParameterizedTest(name = "{0}")
-    @FieldSource("BAD_FIELDS")
-    void aBadFieldIsRefusedNamingItsPath(BadField c) {
-        assertRefusedNaming(server.post(ROUTE, c.body()), c.field());
-    }
 
     @Test
     void aBodyOverSixtyFourKibIsRefusedWith413() {
@@ -518,12 +480,6 @@ class HttpApiTest {
     private static List<JsonNode> brokerRules(JsonNode view) {
         return StreamSupport.stream(view.get("rules").spliterator(), false)
                 .filter(r -> r.get("pack").asText().equals("broker")).toList();
-    }
-
-    private static Set<String> brokerRuleNames() {
-        Set<String> names = new HashSet<>();
-        brokerRules(json(server.get("/v1/rules"), 200)).forEach(r -> names.add(r.get("name").asText()));
-        return names;
     }
 
     private static long totalBrokerFirings() {
