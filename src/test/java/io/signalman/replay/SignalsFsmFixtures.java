@@ -32,36 +32,47 @@ final class SignalsFsmFixtures {
         return "{\"agent\":\"" + agent + "\",\"signal\":{\"kind\":\"" + kind + "\"" + (payload == null ? "" : ",\"payload\":" + payload) + "}}";
     }
 
+    /** Creates FSM instance {@code id} of {@code machine}, then sends it {@code actions}. */
+    private static void instance(ScriptedRecording s, String id, String machine, String... actions) throws Exception {
+        s.expect(201, "/v1/fsm/instances", "{\"id\":\"" + id + "\",\"machine\":\"" + machine + "\"}");
+        actions(s, id, actions);
+    }
+
+    /** Sends instance {@code id} its actions in order, each written "STATUS ACTION [PAYLOAD]" with the status it must get. */
+    private static void actions(ScriptedRecording s, String id, String... actions) throws Exception {
+        for (String a : actions) {
+            String[] step = a.split(" ", 3);
+            s.expect(Integer.parseInt(step[0]), "/v1/fsm/instances/" + id + "/actions", act(step[1], step.length > 2 ? step[2] : null));
+        }
+    }
+
     private static void reviewFlow(ScriptedRecording s) throws Exception {
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"review-1\",\"machine\":\"review-flow\"}");
-        String a = "/v1/fsm/instances/review-1/actions";
-        s.expect(409, a, act("finish", null));
-        s.expect(200, a, act("start", null));
-        s.expect(200, a, act("review", "{\"quality\":0.3}"));
-        s.expect(409, a, act("review", "{\"quality\":0.9}"));
-        s.expect(200, a, act("restart", null));
-        s.expect(200, a, act("review", "{\"quality\":0.7}"));
-        s.expect(409, a, act("start", null));
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"review-2\",\"machine\":\"review-flow\"}");
-        String b = "/v1/fsm/instances/review-2/actions";
-        s.expect(200, b, act("start", null));
-        s.expect(200, b, act("review", null));
-        s.expect(200, b, act("restart", "{\"note\":\"second pass\"}"));
-        s.expect(200, b, act("review", "{\"quality\":\"high\"}"));
-        s.expect(200, b, act("restart", null));
-        s.expect(200, b, act("finish", null));
+        instance(s, "review-1", "review-flow",
+                "409 finish",
+                "200 start",
+                "200 review {\"quality\":0.3}",
+                "409 review {\"quality\":0.9}",
+                "200 restart",
+                "200 review {\"quality\":0.7}",
+                "409 start");
+        instance(s, "review-2", "review-flow",
+                "200 start",
+                "200 review",
+                "200 restart {\"note\":\"second pass\"}",
+                "200 review {\"quality\":\"high\"}",
+                "200 restart",
+                "200 finish");
     }
 
     private static void transaction(ScriptedRecording s) throws Exception {
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"teller\",\"machine\":\"transaction\"}");
-        String a = "/v1/fsm/instances/teller/actions";
-        s.expect(409, a, act("commit", "{\"approved\":true}"));
-        s.expect(200, a, act("begin", null));
-        s.expect(409, a, act("commit", "{\"approved\":false}"));
-        s.expect(409, a, act("commit", null));
-        s.expect(200, a, act("commit", "{\"approved\":true}"));
-        s.expect(200, a, act("begin", null));
-        s.expect(200, a, act("abort", null));
+        instance(s, "teller", "transaction",
+                "409 commit {\"approved\":true}",
+                "200 begin",
+                "409 commit {\"approved\":false}",
+                "409 commit",
+                "200 commit {\"approved\":true}",
+                "200 begin",
+                "200 abort");
     }
 
     private static void signals(ScriptedRecording s) throws Exception {
@@ -86,17 +97,16 @@ final class SignalsFsmFixtures {
         s.expect(200, SIGNALS, signal("notetaker", "user_message", null));
         s.expect(200, SIGNALS, signal("notetaker", "user_message", "{\"text\":\"buy milk\"}"));
         // The teller agent runs a transaction: its strategy routes outrank everything.
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"clerk\",\"machine\":\"transaction\"}");
+        instance(s, "clerk", "transaction");
         s.expect(200, SIGNALS, signal("clerk", "timer", null));
         s.expect(200, SIGNALS, signal("clerk", "stop", null));
         s.expect(200, SIGNALS, signal("clerk", "user_message", "{\"text\":\"idle, so not gated\"}"));
-        s.expect(200, "/v1/fsm/instances/clerk/actions", act("begin", null));
+        actions(s, "clerk", "200 begin");
         s.expect(200, SIGNALS, signal("clerk", "user_message", "{\"text\":\"mid-transaction\"}"));
         s.expect(200, SIGNALS, signal("clerk", "stop", null));
         s.expect(200, SIGNALS, signal("clerk", "timer", null));
         // The reviewer itself runs a transaction: strategy salience 0 beats agent salience 1,000,000.
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"reviewer\",\"machine\":\"transaction\"}");
-        s.expect(200, "/v1/fsm/instances/reviewer/actions", act("begin", null));
+        instance(s, "reviewer", "transaction", "200 begin");
         s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"command\":\"/approve\"}"));
         s.expect(200, SIGNALS, signal("reviewer", "stop", null));
         s.expect(200, SIGNALS, signal("reviewer", "custom:Stop", null));
