@@ -32,47 +32,50 @@ final class SignalsFsmFixtures {
         return "{\"agent\":\"" + agent + "\",\"signal\":{\"kind\":\"" + kind + "\"" + (payload == null ? "" : ",\"payload\":" + payload) + "}}";
     }
 
-    /** Creates FSM instance {@code id} of {@code machine}, then sends it {@code actions}. */
-    private static void instance(ScriptedRecording s, String id, String machine, String... actions) throws Exception {
+    /** Creates FSM instance {@code id} of {@code machine}, then sends it the actions of {@code script}. */
+    private static void instance(ScriptedRecording s, String id, String machine, String script) throws Exception {
         s.expect(201, "/v1/fsm/instances", "{\"id\":\"" + id + "\",\"machine\":\"" + machine + "\"}");
-        actions(s, id, actions);
+        actions(s, id, script);
     }
 
-    /** Sends instance {@code id} its actions in order, each written "STATUS ACTION [PAYLOAD]" with the status it must get. */
-    private static void actions(ScriptedRecording s, String id, String... actions) throws Exception {
-        for (String a : actions) {
-            String[] step = a.split(" ", 3);
+    /** Sends instance {@code id} the actions of {@code script} in order, a line each: "STATUS ACTION [PAYLOAD]", the status it must get. */
+    private static void actions(ScriptedRecording s, String id, String script) throws Exception {
+        for (String line : script.lines().toList()) {
+            String[] step = line.split(" ", 3);
             s.expect(Integer.parseInt(step[0]), "/v1/fsm/instances/" + id + "/actions", act(step[1], step.length > 2 ? step[2] : null));
         }
     }
 
     private static void reviewFlow(ScriptedRecording s) throws Exception {
-        instance(s, "review-1", "review-flow",
-                "409 finish",
-                "200 start",
-                "200 review {\"quality\":0.3}",
-                "409 review {\"quality\":0.9}",
-                "200 restart",
-                "200 review {\"quality\":0.7}",
-                "409 start");
-        instance(s, "review-2", "review-flow",
-                "200 start",
-                "200 review",
-                "200 restart {\"note\":\"second pass\"}",
-                "200 review {\"quality\":\"high\"}",
-                "200 restart",
-                "200 finish");
+        instance(s, "review-1", "review-flow", """
+                409 finish
+                200 start
+                200 review {"quality":0.3}
+                409 review {"quality":0.9}
+                200 restart
+                200 review {"quality":0.7}
+                409 start
+                """);
+        instance(s, "review-2", "review-flow", """
+                200 start
+                200 review
+                200 restart {"note":"second pass"}
+                200 review {"quality":"high"}
+                200 restart
+                200 finish
+                """);
     }
 
     private static void transaction(ScriptedRecording s) throws Exception {
-        instance(s, "teller", "transaction",
-                "409 commit {\"approved\":true}",
-                "200 begin",
-                "409 commit {\"approved\":false}",
-                "409 commit",
-                "200 commit {\"approved\":true}",
-                "200 begin",
-                "200 abort");
+        instance(s, "teller", "transaction", """
+                409 commit {"approved":true}
+                200 begin
+                409 commit {"approved":false}
+                409 commit
+                200 commit {"approved":true}
+                200 begin
+                200 abort
+                """);
     }
 
     private static void signals(ScriptedRecording s) throws Exception {
@@ -97,7 +100,7 @@ final class SignalsFsmFixtures {
         s.expect(200, SIGNALS, signal("notetaker", "user_message", null));
         s.expect(200, SIGNALS, signal("notetaker", "user_message", "{\"text\":\"buy milk\"}"));
         // The teller agent runs a transaction: its strategy routes outrank everything.
-        instance(s, "clerk", "transaction");
+        instance(s, "clerk", "transaction", "");
         s.expect(200, SIGNALS, signal("clerk", "timer", null));
         s.expect(200, SIGNALS, signal("clerk", "stop", null));
         s.expect(200, SIGNALS, signal("clerk", "user_message", "{\"text\":\"idle, so not gated\"}"));
