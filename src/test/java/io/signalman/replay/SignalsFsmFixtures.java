@@ -78,40 +78,58 @@ final class SignalsFsmFixtures {
                 """);
     }
 
+    /** Routes the signals of {@code script} in order, a line each: "AGENT KIND [PAYLOAD]", every one decided (200). */
+    private static void routes(ScriptedRecording s, String script) throws Exception {
+        for (String line : script.lines().toList()) {
+            String[] signal = line.split(" ", 3);
+            s.expect(200, SIGNALS, signal(signal[0], signal[1], signal.length > 2 ? signal[2] : null));
+        }
+    }
+
     private static void signals(ScriptedRecording s) throws Exception {
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"command\":\"/approve\"}"));
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"text\":\"looks good\"}"));
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"text\":\"over budget\",\"budget_exhausted\":true}"));
-        s.expect(200, SIGNALS, signal("reviewer", "custom:escalate", null));
-        s.expect(200, SIGNALS, signal("reviewer", "custom:Stop", null));
-        s.expect(200, SIGNALS, signal("reviewer", "tool_result", "{\"ok\":true}"));
-        s.expect(200, SIGNALS, signal("planner", "timer", null));
-        s.expect(200, SIGNALS, signal("planner", "custom:deploy", "{\"approved\":true}"));
-        s.expect(200, SIGNALS, signal("planner", "custom:deploy", "{\"approved\":false}"));
-        s.expect(200, SIGNALS, signal("planner", "user_message", "{\"text\":\"add a step\"}"));
-        s.expect(200, SIGNALS, signal("summarizer", "user_message", "{\"budget_exhausted\":true}"));
-        s.expect(200, SIGNALS, signal("summarizer", "user_message", "{\"text\":\"hello\"}"));
-        s.expect(200, SIGNALS, signal("summarizer", "stop", null));
-        s.expect(200, SIGNALS, signal("summarizer", "timer", null));
+        routes(s, """
+                reviewer user_message {"command":"/approve"}
+                reviewer user_message {"text":"looks good"}
+                reviewer user_message {"text":"over budget","budget_exhausted":true}
+                reviewer custom:escalate
+                reviewer custom:Stop
+                reviewer tool_result {"ok":true}
+                planner timer
+                planner custom:deploy {"approved":true}
+                planner custom:deploy {"approved":false}
+                planner user_message {"text":"add a step"}
+                summarizer user_message {"budget_exhausted":true}
+                summarizer user_message {"text":"hello"}
+                summarizer stop
+                summarizer timer
+                """);
         // Routes over the payload as a whole: a plain-text payload, an empty one, null, absent, an object
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "\"buy milk\""));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "\"\""));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "null"));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", null));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "{\"text\":\"buy milk\"}"));
+        routes(s, """
+                notetaker user_message "buy milk"
+                notetaker user_message ""
+                notetaker user_message null
+                notetaker user_message
+                notetaker user_message {"text":"buy milk"}
+                """);
         // The teller agent runs a transaction: its strategy routes outrank everything.
         instance(s, "clerk", "transaction", "");
-        s.expect(200, SIGNALS, signal("clerk", "timer", null));
-        s.expect(200, SIGNALS, signal("clerk", "stop", null));
-        s.expect(200, SIGNALS, signal("clerk", "user_message", "{\"text\":\"idle, so not gated\"}"));
+        routes(s, """
+                clerk timer
+                clerk stop
+                clerk user_message {"text":"idle, so not gated"}
+                """);
         actions(s, "clerk", "200 begin");
-        s.expect(200, SIGNALS, signal("clerk", "user_message", "{\"text\":\"mid-transaction\"}"));
-        s.expect(200, SIGNALS, signal("clerk", "stop", null));
-        s.expect(200, SIGNALS, signal("clerk", "timer", null));
+        routes(s, """
+                clerk user_message {"text":"mid-transaction"}
+                clerk stop
+                clerk timer
+                """);
         // The reviewer itself runs a transaction: strategy salience 0 beats agent salience 1,000,000.
         instance(s, "reviewer", "transaction", "200 begin");
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"command\":\"/approve\"}"));
-        s.expect(200, SIGNALS, signal("reviewer", "stop", null));
-        s.expect(200, SIGNALS, signal("reviewer", "custom:Stop", null));
+        routes(s, """
+                reviewer user_message {"command":"/approve"}
+                reviewer stop
+                reviewer custom:Stop
+                """);
     }
 }
