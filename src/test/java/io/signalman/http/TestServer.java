@@ -4,7 +4,6 @@ import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URI;
@@ -12,9 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.stream.Stream;
 import net.jqwik.api.lifecycle.AroundContainerHook;
 import net.jqwik.api.lifecycle.ContainerLifecycleContext;
@@ -105,39 +102,29 @@ public final class TestServer implements BeforeAllCallback, AfterAllCallback {
 
         @Override
         public void beforeContainer(ContainerLifecycleContext context) {
-            for (TestServer s : servers(context)) {
-                try {
-                    s.start();
-                } catch (Exception e) {
-                    throw new IllegalStateException("the container's server did not start", e);
-                }
-            }
+            each(context, TestServer::start);
         }
 
         @Override
         public void afterContainer(ContainerLifecycleContext context) {
-            for (TestServer s : servers(context)) {
-                try {
-                    s.stop();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
+            each(context, TestServer::stop);
         }
 
-        private static List<TestServer> servers(ContainerLifecycleContext context) {
-            List<TestServer> servers = new ArrayList<>();
+        private interface Step {
+            void on(TestServer server) throws Exception;
+        }
+
+        private static void each(ContainerLifecycleContext context, Step step) {
             for (Field f : context.optionalContainerClass().orElseThrow().getDeclaredFields()) {
                 if (Modifier.isStatic(f.getModifiers()) && f.getType() == TestServer.class) {
                     try {
                         f.setAccessible(true);
-                        servers.add((TestServer) f.get(null));
-                    } catch (IllegalAccessException e) {
-                        throw new IllegalStateException(e);
+                        step.on((TestServer) f.get(null));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(context.label() + ": the server in " + f.getName(), e);
                     }
                 }
             }
-            return servers;
         }
     }
 
