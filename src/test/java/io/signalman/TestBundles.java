@@ -33,6 +33,8 @@ public final class TestBundles {
     public static final Path RULES = SEED.resolve("rules");
     /** The seed bundle's golden history. */
     public static final Path FIXTURES = SEED.resolve("replay-fixtures");
+    /** The seed's broker history, the golden history's main broker file. */
+    public static final Path BROKER_HISTORY = FIXTURES.resolve("broker/history.jsonl");
     /** The analysts' live bundle: whatever rules/ holds now. */
     public static final Path LIVE_RULES = Path.of("rules");
     /** The analysts' live golden history. */
@@ -108,6 +110,8 @@ public final class TestBundles {
         return copyOfRules(RULES, dir);
     }
 
+    /** The rule of the seed's tool route, whose decisions {@link #copyOfRulesWithToolSmith} changes. */
+    public static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
     /** The seed's tool route as shipped: tool messages go to the Sr. Director of Tooling. */
     public static final String TOOL_ROUTE = "decide.primary(\"sr-director-tooling\")";
     /** The one change of a rule the replay and reload tests make: tool messages also go to the tool smith. */
@@ -121,6 +125,16 @@ public final class TestBundles {
         Path rules = copyOfRules(dir);
         edit(rules.resolve("broker/routing.drl"), TOOL_ROUTE, TOOL_ROUTE_WITH_TOOL_SMITH);
         return rules;
+    }
+
+    /** A copy of {@link #BROKER_HISTORY} at {@code file}, its folders made, for a test that rewrites it. */
+    public static Path copyOfBrokerHistory(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            return Files.copy(BROKER_HISTORY, file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A copy of the rules folder {@code rules} in {@code dir}/rules. */

@@ -17,20 +17,13 @@ import java.util.stream.Stream;
  * binaries ({@code make test} installs the package when missing), a cluster initialised in a
  * temporary folder, listening on 127.0.0.1 on a free port, stopped and deleted by {@link #close}.
  * PostgreSQL refuses to run as root, so as root the cluster belongs to, and runs as, {@code nobody}.
+ *
+ * @param dir  the cluster's folder (its data, its socket and its log)
+ * @param bin  the PostgreSQL binaries it runs
+ * @param port the port it listens on
+ * @param root whether the tests run as root, and so the cluster as {@code nobody}
  */
-public final class TestPostgres implements AutoCloseable {
-
-    private final Path dir;
-    private final Path bin;
-    private final int port;
-    private final boolean root;
-
-    private TestPostgres(Path dir, Path bin, int port, boolean root) {
-        this.dir = dir;
-        this.bin = bin;
-        this.port = port;
-        this.root = root;
-    }
+public record TestPostgres(Path dir, Path bin, int port, boolean root) implements AutoCloseable {
 
     /** Starts a new cluster with a trusted user {@code signalman} and a database {@code signalman}. */
     public static TestPostgres start() throws IOException, InterruptedException {

@@ -6,6 +6,7 @@ import io.signalman.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** Reads target/bench/*.json and prints the performance figures as one table (and summary.json). */
 public final class BenchTable {
@@ -67,78 +68,12 @@ public final class BenchTable {
                         + "(target above 1: Signalman faster)%n", peer));
             }
         }
-        JsonNode soak = read(dir.resolve("soak.json"));
-        if (soak != null) {
-            summary.set("soak", soak);
-            t.append(String.format(Locale.ROOT, "soak: %,d broker decisions, heap after 1M %.1f MB, after all %.1f MB (growth %.1f MB)%n",
-                    soak.get("decisions").asLong(), soak.get("heap_after_first_million_mb").asDouble(),
-                    soak.get("heap_after_all_mb").asDouble(), soak.get("growth_mb").asDouble()));
-        }
-        JsonNode http = read(dir.resolve("http.json"));
-        if (http != null) {
-            summary.set("http", http);
-            t.append(HttpTable.rows(http, summary));
-        }
-        JsonNode trials = read(dir.resolve("trials.json"));
-        if (trials != null) {
-            summary.set("trials", trials);
-            t.append(trialRows(trials));
-        }
-        JsonNode reload = read(dir.resolve("reload.json"));
-        if (reload != null) {
-            summary.set("reload", reload);
-            t.append(ReloadTable.rows(reload, summary));
-        }
-        JsonNode replay = read(dir.resolve("replay.json"));
-        if (replay != null) {
-            summary.set("replay", replay);
-            t.append(String.format(Locale.ROOT, "%-40s %10s %8s %8s %12s%n", "replay of " + String.format(Locale.ROOT, "%,d",
-                    replay.get("records").asLong()) + " records", "records/s", "wall s", "heap MB", "vs parse"));
-            for (String kind : new String[] {"plain", "gzip"}) {
-                JsonNode r = replay.get(kind);
-                t.append(String.format(Locale.ROOT, "  %-38s %10.0f %8.1f %8d %12s%n", kind.equals("plain") ? "*.jsonl"
-                        : "*.jsonl.gz (ratio " + String.format(Locale.ROOT, "%.1f", replay.get("compression_ratio").asDouble()) + "x)",
-                        r.get("records_per_s").asDouble(), r.get("wall_seconds").asDouble(), r.get("heap_after_gc_max_mb").asLong(),
-                        kind.equals("plain") && replay.has("replay_vs_parse")
-                                ? String.format(Locale.ROOT, "%.2fx", replay.get("replay_vs_parse").asDouble()) : ""));
-            }
-            t.append(String.format(Locale.ROOT, "  (bin/signalman replay in its own JVM, -Xmx512m, wall clock with start-up; heap: the"
-                    + " most left after a GC; vs parse: python3 json.loads per line on one core, %.0f lines/s; targets at least"
-                    + " %,.0f records/s and at least %.1fx the bare parse)%n", replay.path("python_parse_lines_per_s").asDouble(),
-                    REPLAY_TARGET_RECORDS_PER_S, REPLAY_TARGET_VS_PARSE));
-            JsonNode profile = replay.path("profile");
-            if (profile.isObject()) {
-                t.append(String.format(Locale.ROOT, "  profile of replay (flight recorder, %,d CPU samples over %,d records), by total:%n",
-                        profile.path("samples").asLong(), profile.path("records").asLong()));
-                t.append(JfrTop.lines((ObjectNode) profile, "total", 12));
-                t.append("  by self:\n").append(JfrTop.lines((ObjectNode) profile, "self", 8));
-            }
-        }
-        JsonNode state = read(dir.resolve("state.json"));
-        if (state != null) {
-            summary.set("state", state);
-            t.append(String.format(Locale.ROOT, "%-30s %10s %10s %10s %9s %9s%n", "durable state (HTTP saturated)", "memory",
-                    "durable", "always", "durable %", "always %"));
-            state.path("http").fields().forEachRemaining(e -> {
-                JsonNode r = e.getValue();
-                t.append(String.format(Locale.ROOT, "  %-28s %10.0f %10.0f %10.0f %8.0f%% %8.0f%%%n", e.getKey(),
-                        r.get("memory_rps").asDouble(), r.get("durable_rps").asDouble(), r.get("durable_fsync_always_rps").asDouble(),
-                        100 * r.get("durable_vs_memory").asDouble(), 100 * r.get("always_vs_memory").asDouble()));
-            });
-            t.append("  (durable: --data, --fsync interval; always: --fsync always; target: durable at least 80% of memory)\n");
-            JsonNode up = state.path("startup");
-            if (!up.isMissingNode()) {
-                t.append(String.format(Locale.ROOT, "  start-up with %,d live conversations: %.1f s (%.1f s CPU), %.0f MB on disk,"
-                        + " %.0f MB heap%n", up.get("conversations").asLong(), up.get("recover_s").asDouble(),
-                        up.path("recover_cpu_s").asDouble(), up.get("disk_mb").asDouble(), up.get("heap_mb").asDouble()));
-            }
-            JsonNode mv = state.path("mvstore");
-            if (!mv.isMissingNode()) {
-                t.append(String.format(Locale.ROOT, "  design (b), MVStore: open %.2f s, read all %.1f s, %.0f MB, put+commit+sync %.0f µs%n",
-                        mv.get("open_s").asDouble(), mv.get("read_all_s").asDouble(), mv.get("disk_mb").asDouble(),
-                        mv.get("put_commit_sync_us").asDouble()));
-            }
-        }
+        section(dir, summary, t, "soak", BenchTable::soakRow);
+        section(dir, summary, t, "http", http -> HttpTable.rows(http, summary));
+        section(dir, summary, t, "trials", BenchTable::trialRows);
+        section(dir, summary, t, "reload", reload -> ReloadTable.rows(reload, summary));
+        section(dir, summary, t, "replay", BenchTable::replayRows);
+        section(dir, summary, t, "state", BenchTable::stateRows);
         Path makeTest = dir.resolveSibling("make-test-seconds");
         if (Files.exists(makeTest)) {
             double seconds = Double.parseDouble(Files.readString(makeTest).strip());
@@ -147,6 +82,80 @@ public final class BenchTable {
                     seconds, MAKE_TEST_TARGET_SECONDS));
         }
         Files.writeString(dir.resolve("summary.json"), Json.write(summary) + "\n");
+        return t.toString();
+    }
+
+    /**
+     * When {@code dir} holds {@code name}.json: puts what it holds into the summary under {@code name},
+     * then appends its rows to the table.
+     */
+    private static void section(Path dir, ObjectNode summary, StringBuilder t, String name, Function<JsonNode, String> rows)
+            throws Exception {
+        JsonNode figures = read(dir.resolve(name + ".json"));
+        if (figures != null) {
+            summary.set(name, figures);
+            t.append(rows.apply(figures));
+        }
+    }
+
+    /** soak.json's row: the heap after a long run of broker decisions. */
+    private static String soakRow(JsonNode soak) {
+        return String.format(Locale.ROOT, "soak: %,d broker decisions, heap after 1M %.1f MB, after all %.1f MB (growth %.1f MB)%n",
+                soak.get("decisions").asLong(), soak.get("heap_after_first_million_mb").asDouble(),
+                soak.get("heap_after_all_mb").asDouble(), soak.get("growth_mb").asDouble());
+    }
+
+    /** replay.json's rows: plain and gzipped archives against their targets, and the profile when there is one. */
+    private static String replayRows(JsonNode replay) {
+        StringBuilder t = new StringBuilder();
+        t.append(String.format(Locale.ROOT, "%-40s %10s %8s %8s %12s%n", "replay of " + String.format(Locale.ROOT, "%,d",
+                replay.get("records").asLong()) + " records", "records/s", "wall s", "heap MB", "vs parse"));
+        for (String kind : new String[] {"plain", "gzip"}) {
+            JsonNode r = replay.get(kind);
+            t.append(String.format(Locale.ROOT, "  %-38s %10.0f %8.1f %8d %12s%n", kind.equals("plain") ? "*.jsonl"
+                    : "*.jsonl.gz (ratio " + String.format(Locale.ROOT, "%.1f", replay.get("compression_ratio").asDouble()) + "x)",
+                    r.get("records_per_s").asDouble(), r.get("wall_seconds").asDouble(), r.get("heap_after_gc_max_mb").asLong(),
+                    kind.equals("plain") && replay.has("replay_vs_parse")
+                            ? String.format(Locale.ROOT, "%.2fx", replay.get("replay_vs_parse").asDouble()) : ""));
+        }
+        t.append(String.format(Locale.ROOT, "  (bin/signalman replay in its own JVM, -Xmx512m, wall clock with start-up; heap: the"
+                + " most left after a GC; vs parse: python3 json.loads per line on one core, %.0f lines/s; targets at least"
+                + " %,.0f records/s and at least %.1fx the bare parse)%n", replay.path("python_parse_lines_per_s").asDouble(),
+                REPLAY_TARGET_RECORDS_PER_S, REPLAY_TARGET_VS_PARSE));
+        JsonNode profile = replay.path("profile");
+        if (profile.isObject()) {
+            t.append(String.format(Locale.ROOT, "  profile of replay (flight recorder, %,d CPU samples over %,d records), by total:%n",
+                    profile.path("samples").asLong(), profile.path("records").asLong()));
+            t.append(JfrTop.lines((ObjectNode) profile, "total", 12));
+            t.append("  by self:\n").append(JfrTop.lines((ObjectNode) profile, "self", 8));
+        }
+        return t.toString();
+    }
+
+    /** state.json's rows: durable state against memory over HTTP, the start-up, and design (b) on MVStore. */
+    private static String stateRows(JsonNode state) {
+        StringBuilder t = new StringBuilder();
+        t.append(String.format(Locale.ROOT, "%-30s %10s %10s %10s %9s %9s%n", "durable state (HTTP saturated)", "memory",
+                "durable", "always", "durable %", "always %"));
+        state.path("http").fields().forEachRemaining(e -> {
+            JsonNode r = e.getValue();
+            t.append(String.format(Locale.ROOT, "  %-28s %10.0f %10.0f %10.0f %8.0f%% %8.0f%%%n", e.getKey(),
+                    r.get("memory_rps").asDouble(), r.get("durable_rps").asDouble(), r.get("durable_fsync_always_rps").asDouble(),
+                    100 * r.get("durable_vs_memory").asDouble(), 100 * r.get("always_vs_memory").asDouble()));
+        });
+        t.append("  (durable: --data, --fsync interval; always: --fsync always; target: durable at least 80% of memory)\n");
+        JsonNode up = state.path("startup");
+        if (!up.isMissingNode()) {
+            t.append(String.format(Locale.ROOT, "  start-up with %,d live conversations: %.1f s (%.1f s CPU), %.0f MB on disk,"
+                    + " %.0f MB heap%n", up.get("conversations").asLong(), up.get("recover_s").asDouble(),
+                    up.path("recover_cpu_s").asDouble(), up.get("disk_mb").asDouble(), up.get("heap_mb").asDouble()));
+        }
+        JsonNode mv = state.path("mvstore");
+        if (!mv.isMissingNode()) {
+            t.append(String.format(Locale.ROOT, "  design (b), MVStore: open %.2f s, read all %.1f s, %.0f MB, put+commit+sync %.0f µs%n",
+                    mv.get("open_s").asDouble(), mv.get("read_all_s").asDouble(), mv.get("disk_mb").asDouble(),
+                    mv.get("put_commit_sync_us").asDouble()));
+        }
         return t.toString();
     }
 

@@ -1,8 +1,8 @@
 package io.signalman.bench;
 
+import static io.signalman.TextAssertions.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,11 +26,12 @@ class BenchTableTest {
 
         String rows = BenchTable.trialRows(trials);
 
-        assertTrue(rows.contains("  no trial                          10000      100%"), rows);
-        assertTrue(rows.contains("  shadow 100%                        8000       80%      0.50      1.30      2.00"), rows);
-        assertTrue(rows.contains("  canary 50%                         9000       90%"), rows);
-        assertTrue(rows.contains("shadow at 100%: 80% of the no-trial throughput, target at least 75%; +0.30 ms on the p99"), rows);
-        assertTrue(rows.contains("at half the no-trial saturation rate, 5,000 req/s; shadow work dropped with its queue full: 12"), rows);
+        assertContains(rows,
+                "  no trial                          10000      100%",
+                "  shadow 100%                        8000       80%      0.50      1.30      2.00",
+                "  canary 50%                         9000       90%",
+                "shadow at 100%: 80% of the no-trial throughput, target at least 75%; +0.30 ms on the p99",
+                "at half the no-trial saturation rate, 5,000 req/s; shadow work dropped with its queue full: 12");
     }
 
     @Test
@@ -51,19 +52,19 @@ class BenchTableTest {
         JsonNode summary = summary(dir);
 
         // Then every row has its share of the trivial GET and of the echo
-        assertTrue(table.contains("HTTP (decision log on)              req/s of trivial   of echo    p50 ms    p99 ms  p99.9 ms"),
-                table);
-        assertTrue(table.contains("  trivial GET /health               10000       100%      125%"), table);
-        assertTrue(table.contains("  POST /bench/echo                   8000        80%      100%      0.50      1.00      2.00"),
-                table);
-        assertTrue(table.contains("  POST /v1/broker/route              6400        64%       80%"), table);
+        assertContains(table,
+                "HTTP (decision log on)              req/s of trivial   of echo    p50 ms    p99 ms  p99.9 ms",
+                "  trivial GET /health               10000       100%      125%",
+                "  POST /bench/echo                   8000        80%      100%      0.50      1.00      2.00",
+                "  POST /v1/broker/route              6400        64%       80%");
         // And the broker route against the echo, and the overload row, each with its target
-        assertTrue(table.contains("broker route / JSON echo (the same bodies received, parsed and answered, nothing decided): 80%"
-                + " (target at least 75%)"), table);
-        assertTrue(table.contains("at twice saturation (12,800 req/s offered): 25% shed with 503; accepted p99 against the"
-                + " half-rate p99 of 2.00 ms (target at most 10x, counted both ways):"), table);
-        assertTrue(table.contains("from the intended send: 30.00 ms, 15.0x"), table);
-        assertTrue(table.contains("from the connection:    12.00 ms, 6.0x (the generator sent p50 0.40 ms late)"), table);
+        assertContains(table,
+                "broker route / JSON echo (the same bodies received, parsed and answered, nothing decided): 80%"
+                        + " (target at least 75%)",
+                "at twice saturation (12,800 req/s offered): 25% shed with 503; accepted p99 against the"
+                        + " half-rate p99 of 2.00 ms (target at most 10x, counted both ways):",
+                "from the intended send: 30.00 ms, 15.0x",
+                "from the connection:    12.00 ms, 6.0x (the generator sent p50 0.40 ms late)");
         // And the summary carries the echo's figures and the ratios
         assertEquals(8_000, summary.get("http").get("POST /bench/echo").get("saturated_rps").asDouble());
         assertEquals(0.8, summary.get("broker_vs_echo").asDouble(), 1e-9);
@@ -82,7 +83,7 @@ class BenchTableTest {
 
         String table = BenchTable.write(dir);
 
-        assertTrue(table.contains("  POST /v1/broker/route              6400        64%         -"), table);
+        assertContains(table, "  POST /v1/broker/route              6400        64%         -");
         assertFalse(table.contains("JSON echo"), table);
         assertFalse(summary(dir).has("broker_vs_echo"));
     }
@@ -99,11 +100,12 @@ class BenchTableTest {
 
         String table = BenchTable.write(dir);
 
-        assertTrue(table.contains("  the file of all 1,015 rules changed                      2.40     2.90     9.00     10"), table);
-        assertTrue(table.contains("  the same file, bare Drools (no lint, no gate)            2.00     2.50     9.00      -"), table);
-        assertTrue(table.contains("  one rule changed in the file of 1,015 rules              0.60     1.10     9.00      1"), table);
-        assertTrue(table.contains("whole-file reload / bare Drools build of the same file: 1.20x (target at most 1.2x)"), table);
-        assertTrue(table.contains("one rule changed / whole file changed: 25% (target at most 20%)"), table);
+        assertContains(table,
+                "  the file of all 1,015 rules changed                      2.40     2.90     9.00     10",
+                "  the same file, bare Drools (no lint, no gate)            2.00     2.50     9.00      -",
+                "  one rule changed in the file of 1,015 rules              0.60     1.10     9.00      1",
+                "whole-file reload / bare Drools build of the same file: 1.20x (target at most 1.2x)",
+                "one rule changed / whole file changed: 25% (target at most 20%)");
         JsonNode summary = summary(dir);
         assertEquals(2.0, summary.at("/reload/bare_drools/median_seconds").asDouble());
         assertEquals(1.2, summary.get("reload_vs_bare_drools").asDouble(), 1e-9);
@@ -127,12 +129,13 @@ class BenchTableTest {
 
         String table = BenchTable.write(dir);
 
-        assertTrue(table.contains("  *.jsonl                                    160000     12.5      300        1.60x"), table);
-        assertTrue(table.contains("targets at least 150,000 records/s and at least 1.3x the bare parse)"), table);
-        assertTrue(table.contains("profile of replay (flight recorder, 4,000 CPU samples over 1,000,000 records)"), table);
-        assertTrue(table.contains("     80.0%  io.signalman.replay.RecordReplay.chunk"), table);
-        assertTrue(table.contains("      2.1%  java.util.HashMap.putVal"), table);
-        assertTrue(table.contains("make test: 412 s wall, the last passing run (target at most 480 s on 2 cores)"), table);
+        assertContains(table,
+                "  *.jsonl                                    160000     12.5      300        1.60x",
+                "targets at least 150,000 records/s and at least 1.3x the bare parse)",
+                "profile of replay (flight recorder, 4,000 CPU samples over 1,000,000 records)",
+                "     80.0%  io.signalman.replay.RecordReplay.chunk",
+                "      2.1%  java.util.HashMap.putVal",
+                "make test: 412 s wall, the last passing run (target at most 480 s on 2 cores)");
         JsonNode summary = summary(dir);
         assertEquals(1.6, summary.at("/replay/replay_vs_parse").asDouble());
         assertEquals(412.3, summary.get("make_test_seconds").asDouble());

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * HTTP load on 127.0.0.1: for the trivial endpoint, the JSON echo (the server runs with the bench
@@ -58,13 +59,8 @@ public final class HttpLoad {
     }
 
     public static void main(String[] args) throws Exception {
-        Path data = Files.createTempDirectory("signalman-load");
-        ObjectNode results = Json.object();
         // The bench flag serves POST /bench/echo, the floor every decision endpoint is reported against.
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withBenchEndpoints(true))) {
-            Vertx vertx = Vertx.vertx();
-            HttpClientAgent client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-                    new PoolOptions().setHttp1MaxSize(IN_FLIGHT));
+        measure("http.json", config -> config.withBenchEndpoints(true), (server, vertx, client, results) -> {
             List<Target> targets = List.of(
                     new Target("trivial GET /health", HttpMethod.GET, "/health", List.of(Buffer.buffer())),
                     // The broker's bodies: the echo receives, parses and writes back what the broker route decides on.
@@ -135,12 +131,63 @@ public final class HttpLoad {
                 System.out.printf("http: %-28s %,10.0f req/s saturated; at half rate p99 %.2f ms (medians of %d rounds)%n",
                         targets.get(k).name(), median(rps[k]), r.get("half_rate_latency_ms").get("p99").asDouble(), ROUNDS);
             }
+        });
+    }
+
+    /**
+     * What a load benchmark measures of its server, loading it from {@code vertx} through {@code client}
+     * (up to {@link #IN_FLIGHT} connections); it puts its figures in {@code results}.
+     */
+    @FunctionalInterface
+    interface Measurement {
+        void run(Server server, Vertx vertx, HttpClientAgent client, ObjectNode results) throws Exception;
+    }
+
+    /**
+     * Starts a server with the decision log on in a new temporary folder ({@code config} adds what the
+     * benchmark needs), runs {@code measurement} against it, and writes its results to target/bench/{@code file}.
+     */
+    static void measure(String file, UnaryOperator<ServerConfig> config, Measurement measurement) throws Exception {
+        Path data = Files.createTempDirectory("signalman-" + file.replace(".json", ""));
+        ObjectNode results = Json.object();
+        try (Server server = Server.start(config.apply(ServerConfig.defaults().withPort(0).withData(data)))) {
+            Vertx vertx = Vertx.vertx();
+            HttpClientAgent client = client(vertx, IN_FLIGHT);
+            measurement.run(server, vertx, client, results);
             client.close().await();
             vertx.close().await();
         }
         Files.createDirectories(HistoryInputs.benchDir());
-        Files.writeString(HistoryInputs.benchDir().resolve("http.json"), Json.write(results) + "\n");
+        Files.writeString(HistoryInputs.benchDir().resolve(file), Json.write(results) + "\n");
     }
+
+    /** A keep-alive HTTP/1.1 client of up to {@code connections} connections. */
+    static HttpClientAgent client(Vertx vertx, int connections) {
+        return vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true), new PoolOptions().setHttp1MaxSize(connections));
+    }
+
+    /** One request of an open-loop schedule: the {@code i}th, due at {@code intended} (System.nanoTime). */
+    @FunctionalInterface
+    interface Shot {
+        void send(int i, long intended);
+    }
+
+    /**
+     * Sends requests 0 to {@code total - 1} at {@code rate} a second from now, whatever the answers do
+     * (each at its turn, from a 1 ms timer); returns the timer, to cancel once every answer is in.
+     */
+    static long schedule(Vertx vertx, double rate, int total, Shot shot) {
+        long start = System.nanoTime();
+        AtomicInteger sent = new AtomicInteger();
+        return vertx.setPeriodic(1, id -> {
+            long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
+            while (sent.get() < Math.min(due, total)) {
+                int i = sent.getAndIncrement();
+                shot.send(i, start + (long) (i / rate * 1e9));
+            }
+        });
+    }
+
 
     /** Keeps IN_FLIGHT requests outstanding for the given time; returns each latency in ns. */
     static long[] saturate(HttpClientAgent client, int port, Target t, int seconds) throws InterruptedException {
@@ -186,24 +233,15 @@ public final class HttpLoad {
         int leadIn = (int) (rate * LEAD_IN_SECONDS);
         int total = leadIn + (int) (rate * seconds);
         long[] lat = new long[total];
-        long start = System.nanoTime();
         CountDownLatch done = new CountDownLatch(total);
-        AtomicInteger sent = new AtomicInteger();
         AtomicInteger errors = new AtomicInteger();
-        long timer = vertx.setPeriodic(1, id -> {
-            long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
-            while (sent.get() < Math.min(due, total)) {
-                int i = sent.getAndIncrement();
-                long intended = start + (long) (i / rate * 1e9);
-                LoadTargets.send(client, port, t).onComplete(ar -> {
-                    lat[i] = System.nanoTime() - intended;
-                    if ((ar.failed() || ar.result() >= 300) && errors.incrementAndGet() == 1) {
-                        System.err.println(t.name() + ": " + (ar.failed() ? ar.cause() : "status " + ar.result()));
-                    }
-                    done.countDown();
-                });
+        long timer = schedule(vertx, rate, total, (i, intended) -> LoadTargets.send(client, port, t).onComplete(ar -> {
+            lat[i] = System.nanoTime() - intended;
+            if ((ar.failed() || ar.result() >= 300) && errors.incrementAndGet() == 1) {
+                System.err.println(t.name() + ": " + (ar.failed() ? ar.cause() : "status " + ar.result()));
             }
-        });
+            done.countDown();
+        }));
         boolean finished = done.await(seconds + (long) LEAD_IN_SECONDS + 30L, TimeUnit.SECONDS);
         vertx.cancelTimer(timer);
         if (!finished) {

@@ -5,12 +5,9 @@ import io.signalman.bench.LoadTargets.Target;
 import io.signalman.json.Json;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.PoolOptions;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The overload row of the bench: an endpoint offered twice its saturation rate, open loop, from up to
@@ -27,32 +24,24 @@ final class OverloadPhase {
 
     /** {@code {"rate", "accepted", "shed", "accepted_latency_ms": {p50, p99, p99.9, count}}}. */
     static ObjectNode run(Vertx vertx, int port, Target t, double rate, int seconds) throws InterruptedException {
-        HttpClientAgent client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-                new PoolOptions().setHttp1MaxSize(CONNECTIONS));
+        HttpClientAgent client = HttpLoad.client(vertx, CONNECTIONS);
         int leadIn = (int) rate;
         int total = leadIn + (int) (rate * seconds);
         long[] lat = new long[total];
         long[] carried = new long[total];
         long[] lag = new long[total];
         int[] status = new int[total];
-        long start = System.nanoTime();
         CountDownLatch done = new CountDownLatch(total);
-        AtomicInteger sent = new AtomicInteger();
-        long timer = vertx.setPeriodic(1, id -> {
-            long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
-            while (sent.get() < Math.min(due, total)) {
-                int i = sent.getAndIncrement();
-                long intended = start + (long) (i / rate * 1e9);
-                lag[i] = System.nanoTime() - intended;
-                long[] connected = new long[1];
-                LoadTargets.send(client, port, t, () -> connected[0] = System.nanoTime()).onComplete(ar -> {
-                    long now = System.nanoTime();
-                    lat[i] = now - intended;
-                    carried[i] = connected[0] == 0 ? lat[i] : now - connected[0];
-                    status[i] = ar.failed() ? -1 : ar.result();
-                    done.countDown();
-                });
-            }
+        long timer = HttpLoad.schedule(vertx, rate, total, (i, intended) -> {
+            lag[i] = System.nanoTime() - intended;
+            long[] connected = new long[1];
+            LoadTargets.send(client, port, t, () -> connected[0] = System.nanoTime()).onComplete(ar -> {
+                long now = System.nanoTime();
+                lat[i] = now - intended;
+                carried[i] = connected[0] == 0 ? lat[i] : now - connected[0];
+                status[i] = ar.failed() ? -1 : ar.result();
+                done.countDown();
+            });
         });
         boolean finished = done.await(seconds + 60L, TimeUnit.SECONDS);
         vertx.cancelTimer(timer);

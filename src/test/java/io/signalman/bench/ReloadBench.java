@@ -124,7 +124,7 @@ public final class ReloadBench {
         Files.copy(TestBundles.RULES.resolve("broker/routing.drl"), broker.resolve("routing.drl"));
         Path fixtures = dir.resolve("fixtures/broker");
         Files.createDirectories(fixtures);
-        Files.copy(TestBundles.FIXTURES.resolve("broker/history.jsonl"), fixtures.resolve("history.jsonl"),
+        Files.copy(TestBundles.BROKER_HISTORY, fixtures.resolve("history.jsonl"),
                 StandardCopyOption.REPLACE_EXISTING);
         BundleCompiler compiler = new BundleCompiler(Packs.all().stream().map(DecisionPack::definition).toList(),
                 Clock.systemUTC(), policy);

@@ -13,13 +13,12 @@ import io.signalman.state.StateConfig;
 import io.signalman.state.StateLine;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.PoolOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.h2.mvstore.MVMap;
@@ -69,8 +68,7 @@ public final class StateBench {
             Server.start(base.withData(Files.createTempDirectory("state-durable"))),
             Server.start(base.withData(Files.createTempDirectory("state-always")).withFsync(FsyncPolicy.ALWAYS))};
         Vertx vertx = Vertx.vertx();
-        HttpClientAgent client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-                new PoolOptions().setHttp1MaxSize(HttpLoad.IN_FLIGHT));
+        HttpClientAgent client = HttpLoad.client(vertx, HttpLoad.IN_FLIGHT);
         try {
             List<Supplier<Target>> kinds = List.of(LoadTargets::fsmActions, LoadTargets::handoffTurns);
             Target[][] targets = new Target[servers.length][kinds.size()];
@@ -161,15 +159,7 @@ public final class StateBench {
     private static void mvstore(ObjectNode out) throws Exception {
         Path file = Files.createTempDirectory("state-mvstore").resolve("state.mv");
         String value = Json.write(Json.object().put("version", 1).set("value", conversation()));
-        long t0 = System.nanoTime();
-        try (MVStore store = new MVStore.Builder().fileName(file.toString()).open()) {
-            MVMap<String, String> map = store.openMap("handoff");
-            for (int i = 0; i < CONVERSATIONS; i++) {
-                map.put("conv-" + i, value);
-            }
-            store.commit();
-        }
-        double writeS = (System.nanoTime() - t0) / 1e9;
+        double writeS = puts(file, CONVERSATIONS, value, store -> { }, MVStore::commit);
         long t1 = System.nanoTime();
         long count;
         double openS;
@@ -184,16 +174,10 @@ public final class StateBench {
         double readAllS = (System.nanoTime() - t1) / 1e9;
         // What each change would add: a put and a commit, so that it is on disk before the answer (as --fsync always)
         int commits = 2000;
-        long t2 = System.nanoTime();
-        try (MVStore store = new MVStore.Builder().fileName(file.toString()).open()) {
-            MVMap<String, String> map = store.openMap("handoff");
-            for (int i = 0; i < commits; i++) {
-                map.put("conv-" + i, value);
-                store.commit();
-                store.sync();
-            }
-        }
-        double perCommitUs = (System.nanoTime() - t2) / 1e3 / commits;
+        double perCommitUs = puts(file, commits, value, store -> {
+            store.commit();
+            store.sync();
+        }, store -> { }) * 1e6 / commits;
         out.put("entries", count);
         out.put("write_s", writeS);
         out.put("open_s", openS);
@@ -202,6 +186,23 @@ public final class StateBench {
         out.put("put_commit_sync_us", perCommitUs);
         System.out.printf("state: MVStore %,d entries: written in %.1f s, opened in %.3f s, read whole in %.1f s, %.0f MB on disk;"
                 + " a put with commit and sync %.0f µs%n", count, writeS, openS, readAllS, Files.size(file) / 1e6, perCommitUs);
+    }
+
+    /**
+     * Opens the store at {@code file} and puts conv-0 to conv-{@code n - 1} into its handoff map, each
+     * {@code value} and each followed by {@code afterEach}, then does {@code atEnd}; the seconds it took, the open included.
+     */
+    private static double puts(Path file, int n, String value, Consumer<MVStore> afterEach, Consumer<MVStore> atEnd) {
+        long t0 = System.nanoTime();
+        try (MVStore store = new MVStore.Builder().fileName(file.toString()).open()) {
+            MVMap<String, String> map = store.openMap("handoff");
+            for (int i = 0; i < n; i++) {
+                map.put("conv-" + i, value);
+                afterEach.accept(store);
+            }
+            atEnd.accept(store);
+        }
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     private static com.fasterxml.jackson.databind.JsonNode conversation() {

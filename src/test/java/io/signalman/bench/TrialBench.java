@@ -5,19 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.app.Server;
 import io.signalman.bench.LoadTargets.Target;
-import io.signalman.http.ServerConfig;
 import io.signalman.json.Json;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * What a live trial costs the broker route, over HTTP with the decision log on, as
@@ -43,13 +36,8 @@ public final class TrialBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Path data = Files.createTempDirectory("signalman-trials");
-        ObjectNode results = Json.object();
-        try (Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data).withAdminToken(TOKEN))) {
+        HttpLoad.measure("trials.json", config -> config.withAdminToken(TOKEN), (server, vertx, client, results) -> {
             int port = server.port();
-            Vertx vertx = Vertx.vertx();
-            HttpClientAgent client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-                    new PoolOptions().setHttp1MaxSize(HttpLoad.IN_FLIGHT));
             Target broker = new Target("POST /v1/broker/route", HttpMethod.POST, "/v1/broker/route", LoadTargets.bodies("broker"));
             String draft = draft(port);
             for (int round = 0; round < HttpLoad.WARMUP_ROUNDS; round++) {
@@ -102,11 +90,7 @@ public final class TrialBench {
                     / results.at("/" + NONE + "/saturated_rps").asDouble());
             results.put("shadow_added_p99_ms", results.at("/" + SHADOW + "/half_rate_latency_ms/p99").asDouble()
                     - results.at("/" + NONE + "/half_rate_latency_ms/p99").asDouble());
-            client.close().await();
-            vertx.close().await();
-        }
-        Files.createDirectories(HistoryInputs.benchDir());
-        Files.writeString(HistoryInputs.benchDir().resolve("trials.json"), Json.write(results) + "\n");
+        });
     }
 
     /** A workbench draft of the served rules with a comment added: a candidate that decides as they do. */

@@ -96,7 +96,7 @@ class BrokerProperties {
     Arbitrary<DecisionRecord> recordedDecisions() {
         try {
             // The main history only: the registry-without-traders folder replays with other reference data.
-            Archive archive = Archive.read(List.of(TestBundles.FIXTURES.resolve("broker/history.jsonl")));
+            Archive archive = Archive.read(List.of(TestBundles.BROKER_HISTORY));
             return Arbitraries.of(archive.files().get(0).entries().stream().map(Archive.Entry::record).toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /** The org chart as the broker reads it (manager(a), and its errors as reference data). */
@@ -34,24 +35,16 @@ class OrgChartTest {
             """;
 
     /** Whom the broker takes for an agent's manager in {@link #SMALL}, and why. */
-    private record Manager(String why, String agent, String manager) {
-        @Override
-        public String toString() {
-            return why;
-        }
-    }
-
-    private static final List<Manager> MANAGERS = List.of(
-            new Manager("a known agent's manager is its reports_to", "openclaw", "knox"),
-            new Manager("a bot's manager is its reports_to", "bot-a", "openclaw"),
-            new Manager("an unknown agent's manager is openclaw", "nobody-we-know", "openclaw"),
-            new Manager("an agent reporting to null goes to openclaw", "knox", "openclaw"),
-            new Manager("an agent without reports_to goes to openclaw", "loner", "openclaw"));
-
     @ParameterizedTest(name = "{0}")
-    @FieldSource("MANAGERS")
-    void managerOfIsTheReportsToOrOpenclaw(Manager c) throws Exception {
-        assertEquals(c.manager(), read(SMALL).managerOf(c.agent()));
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            a known agent's manager is its reports_to      | openclaw       | knox
+            a bot's manager is its reports_to              | bot-a          | openclaw
+            an unknown agent's manager is openclaw         | nobody-we-know | openclaw
+            an agent reporting to null goes to openclaw    | knox           | openclaw
+            an agent without reports_to goes to openclaw   | loner          | openclaw
+            """)
+    void managerOfIsTheReportsToOrOpenclaw(String why, String agent, String manager) throws Exception {
+        assertEquals(manager, read(SMALL).managerOf(agent));
     }
 
     @Test

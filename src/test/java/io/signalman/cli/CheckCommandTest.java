@@ -6,6 +6,7 @@ import static io.signalman.TestBundles.edit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,6 +18,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** {@code signalman check [rules-dir]}: exit 1 on errors, warnings printed, {@code file:line:column: message}. */
 class CheckCommandTest {
@@ -46,15 +50,23 @@ class CheckCommandTest {
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    @Test
-    void theShippedRulesCheckOk() {
-        // When the repository's own rules are checked
-        Run r = run("check", "rules");
+    /** A command line, the code it exits with, and what its output and its errors must hold. */
+    private static final List<Arguments> COMMAND_LINES = List.of(
+            argumentSet("the repository's own rules check ok, and the check says so", List.of("check", "rules"), 0,
+                    List.of("ok:", "sha256:"), List.of()),
+            argumentSet("an unknown command exits 2 and says why, with the usage", List.of("chekc", "rules"), 2,
+                    List.of(), List.of("unknown command \"chekc\"", "usage: signalman")),
+            argumentSet("check given more than one directory is a usage error", List.of("check", "rules", "more-rules"), 2,
+                    List.of(), List.of()));
 
-        // Then the check passes and says so
-        assertEquals(0, r.code(), r::toString);
-        assertTrue(r.out().contains("ok:"), r::toString);
-        assertTrue(r.out().contains("sha256:"), r::toString);
+    @ParameterizedTest(name = "{argumentSetName}")
+    @FieldSource("COMMAND_LINES")
+    void aCommandLineExitsWithItsCodeAndSaysWhatItMust(List<String> argv, int code, List<String> out, List<String> err) {
+        Run r = run(argv.toArray(String[]::new));
+
+        assertEquals(code, r.code(), r::toString);
+        out.forEach(part -> assertTrue(r.out().contains(part), r::toString));
+        err.forEach(part -> assertTrue(r.err().contains(part), r::toString));
     }
 
     @Test
@@ -108,25 +120,4 @@ class CheckCommandTest {
         // Then the check fails
         assertEquals(1, r.code(), r::toString);
     }
-
-    @Test
-    void anUnknownCommandExitsTwoWithUsage() {
-        // When an unknown command is run
-        Run r = run("chekc", "rules");
-
-        // Then it exits 2 and says why, with the usage
-        assertEquals(2, r.code(), r::toString);
-        assertTrue(r.err().contains("unknown command \"chekc\""), r::toString);
-        assertTrue(r.err().contains("usage: signalman"), r::toString);
-    }
-
-    @Test
-    void checkWithTwoDirectoriesIsAUsageError() {
-        // When check is given more than one directory
-        Run r = run("check", "rules", "more-rules");
-
-        // Then it exits 2
-        assertEquals(2, r.code(), r::toString);
-    }
-
 }

@@ -1,17 +1,22 @@
 package io.signalman.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Requests to a server in a JVM of its own ({@link ServeProcess}): one HTTP/1.1 client that gives up
  * connecting after 5 s (a killed server must fail a call, not hang it), and a send whose transport
- * failures are runtime exceptions, so load threads can tell a server that is gone from a bad answer.
+ * failures are runtime exceptions, so load threads can tell a server that is gone from a bad answer;
+ * and the head and body of an answer read off a raw socket, for requests the client would not send.
  */
 final class ChildHttp {
 
@@ -33,6 +38,25 @@ final class ChildHttp {
             b.header("idempotency-key", key);
         }
         return b;
+    }
+
+    /** The status line and headers of an answer, read from {@code in} up to the blank line; fails if the connection closes first. */
+    static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed after: " + head);
+            }
+            head.append((char) b);
+        }
+        return head.toString();
+    }
+
+    /** The body of the answer whose head is {@code head}: its Content-Length bytes from {@code in} (none without one). */
+    static String readBody(InputStream in, String head) throws IOException {
+        Matcher m = Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
+        return new String(in.readNBytes(m.find() ? Integer.parseInt(m.group(1)) : 0), StandardCharsets.UTF_8);
     }
 
     static <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body) {

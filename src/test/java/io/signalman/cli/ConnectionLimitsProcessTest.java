@@ -207,18 +207,8 @@ class ConnectionLimitsProcessTest {
     private static String exchange(Socket s, String request) throws IOException {
         s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
         s.getOutputStream().flush();
-        InputStream in = s.getInputStream();
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("closed after " + head);
-            }
-            head.append((char) b);
-        }
-        Matcher m = Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
-        int length = m.find() ? Integer.parseInt(m.group(1)) : 0;
-        return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        String head = ChildHttp.readHead(s.getInputStream());
+        return head + ChildHttp.readBody(s.getInputStream(), head);
     }
 
     private static String get(int port, String path) throws IOException {

@@ -20,17 +20,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -68,7 +63,7 @@ class ServeProcessTest {
                         + "Expect: 100-continue\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.flush();
                 InputStream in = inFlight.getInputStream();
-                assertTrue(readHead(in).startsWith("HTTP/1.1 100"), "the server has taken the request");
+                assertTrue(ChildHttp.readHead(in).startsWith("HTTP/1.1 100"), "the server has taken the request");
 
                 // When it gets SIGTERM
                 server.process().destroy();
@@ -80,9 +75,9 @@ class ServeProcessTest {
                 // ... and the request in flight completes with a decision
                 out.write(body);
                 out.flush();
-                String head = readHead(in);
+                String head = ChildHttp.readHead(in);
                 assertTrue(head.startsWith("HTTP/1.1 200"), head);
-                String response = new String(in.readNBytes(contentLength(head)), StandardCharsets.UTF_8);
+                String response = ChildHttp.readBody(in, head);
                 answered.add(decisionId(response));
             }
             // ... and the process exits 0: a stop asked for is not a failure (make run would say "Error 143")
@@ -143,14 +138,12 @@ class ServeProcessTest {
         Path decisions = data.resolve("decisions");
         try (ServeProcess server = ServeProcess.start(data, Map.of())) {
             // Given a server under load from four clients
-            AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger ok = new AtomicInteger();
-            ExecutorService clients = Executors.newFixedThreadPool(4);
-            List<Future<?>> load = new ArrayList<>();
+            Load load = new Load(4);
             String batch = "[" + String.join(",", java.util.Collections.nCopies(10, MESSAGE)) + "]";
             for (int c = 0; c < 4; c++) {
-                load.add(clients.submit(() -> {
-                    for (int i = 0; i < 100 && !stop.get(); i++) {
+                load.add(() -> {
+                    for (int i = 0; i < 100 && !load.stopped(); i++) {
                         try {
                             if (post(server.port(), ROUTE + ":batch", batch) != null) {
                                 ok.incrementAndGet();
@@ -159,20 +152,10 @@ class ServeProcessTest {
                             return; // the server is gone
                         }
                     }
-                }));
+                });
             }
-            try {
-                Await.until(Duration.ofSeconds(60), "some load to be decided", () -> ok.get() >= 30);
-
-                // When it is killed without warning mid-load
-                server.kill();
-            } finally {
-                stop.set(true);
-                clients.shutdown();
-            }
-            for (Future<?> f : load) {
-                f.get();
-            }
+            // When it is killed without warning mid-load
+            load.killMidLoad(server, Duration.ofSeconds(60), "some load to be decided", () -> ok.get() >= 30);
         }
         // Then every line but possibly a torn last one parses
         Archive archive = Archive.read(List.of(decisions));
@@ -210,28 +193,6 @@ class ServeProcessTest {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** The status line and headers, up to the blank line. */
-    private static String readHead(InputStream in) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        while (!sb.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed after: " + sb);
-            }
-            sb.append((char) b);
-        }
-        return sb.toString();
-    }
-
-    private static int contentLength(String head) {
-        for (String line : head.split("\r\n")) {
-            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
-                return Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        throw new AssertionError("no content-length in " + head);
     }
 
     private static String decisionId(String response) throws Exception {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.signalman.Await;
 import io.signalman.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,10 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -96,15 +91,13 @@ class StateRestartTest {
                         null).statusCode());
             }
             // Given clients that move their instances (begin, abort, begin, ...) and one that talks
-            AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger ok = new AtomicInteger();
-            ExecutorService pool = Executors.newFixedThreadPool(clients + 1);
-            List<Future<?>> load = new ArrayList<>();
+            Load load = new Load(clients + 1);
             for (int c = 0; c < clients; c++) {
                 String id = "load-" + c;
                 acked.put(id, new ArrayList<>());
-                load.add(pool.submit(() -> {
-                    for (int i = 0; i < 2000 && !stop.get(); i++) {
+                load.add(() -> {
+                    for (int i = 0; i < 2000 && !load.stopped(); i++) {
                         String key = id + "-" + i;
                         String body = "{\"action\":\"" + (i % 2 == 0 ? "begin" : "abort") + "\"}";
                         HttpResponse<byte[]> r;
@@ -118,14 +111,14 @@ class StateRestartTest {
                         answers.put(key, r.body());
                         ok.incrementAndGet();
                     }
-                }));
+                });
             }
-            load.add(pool.submit(() -> {
+            load.add(() -> {
                 // Turns, each from the agent the last one named, until a conversation ends; then a new one (a journaled create)
                 String talk = null;
                 String speaker = "teacher";
                 int turn = 0;
-                for (int i = 0; i < 2000 && !stop.get(); i++) {
+                for (int i = 0; i < 2000 && !load.stopped(); i++) {
                     try {
                         if (talk == null) {
                             String id = "talk-" + i;
@@ -159,18 +152,9 @@ class StateRestartTest {
                         throw new IllegalStateException(e);
                     }
                 }
-            }));
-            try {
-                Await.until(Duration.ofSeconds(90), "some load to be answered", () -> ok.get() >= 200);
-                // When the server is killed without warning mid-load
-                server.kill();
-            } finally {
-                stop.set(true);
-                pool.shutdown();
-            }
-            for (Future<?> f : load) {
-                f.get();
-            }
+            });
+            // When the server is killed without warning mid-load
+            load.killMidLoad(server, Duration.ofSeconds(90), "some load to be answered", () -> ok.get() >= 200);
         }
         Map<String, List<JsonNode>> logged = stateRecords(data.resolve("decisions"));
         try (ServeProcess server = ServeProcess.start(data, Map.of(), "--fsync", "always")) {

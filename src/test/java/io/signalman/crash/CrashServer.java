@@ -18,20 +18,14 @@ import java.util.regex.Pattern;
  * {@code bin/signalman serve} as an operator runs it, from the built jar ({@code make build}):
  * started on a data directory with an fsync mode, and killed with SIGKILL ({@code kill -9}: the
  * launcher execs the JVM, so the process is the JVM). Its output is appended to one log per run.
+ *
+ * @param process the launched serve
+ * @param log     the log its output is appended to
+ * @param from    where in the log this start's output begins
  */
-final class CrashServer {
+record CrashServer(Process process, Path log, long from) {
 
     private static final Pattern SERVING = Pattern.compile("signalman serving http://[^:]+:(\\d+)");
-
-    private final Process process;
-    private final Path log;
-    private final long from;
-
-    private CrashServer(Process process, Path log, long from) {
-        this.process = process;
-        this.log = log;
-        this.from = from;
-    }
 
     /** Starts {@code bin/signalman serve} and waits until it listens; fails with its output if it does not. */
     static CrashServer start(Path data, String fsync, Path log) throws IOException, InterruptedException {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.signalman.Await;
 import io.signalman.datadir.FileRegistry;
 import io.signalman.datadir.FillingDisk;
+import io.signalman.datadir.HoldingDisk;
 import io.signalman.datadir.Storage;
 import io.signalman.datadir.StorageUnavailable;
 import io.signalman.json.Json;

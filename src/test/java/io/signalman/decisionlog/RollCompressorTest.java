@@ -21,7 +21,7 @@ class RollCompressorTest {
     @Test
     void aRolledFileBecomesItsCompressedCopyAndTheOriginalIsRemoved() throws Exception {
         Path rolled = tmp.resolve("decisions-20261123T100000Z-1-1.jsonl");
-        byte[] bytes = Files.readAllBytes(TestBundles.FIXTURES.resolve("broker/history.jsonl"));
+        byte[] bytes = Files.readAllBytes(TestBundles.BROKER_HISTORY);
         Files.write(rolled, bytes);
 
         try (RollCompressor c = new RollCompressor(io.signalman.datadir.FileRegistry.NONE)) {

@@ -1,7 +1,6 @@
 package io.signalman.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,46 +37,23 @@ class DispatchPackTest {
         return Collections.nCopies(n, new InboundMessage.Turn("assistant", toolCallsEach));
     }
 
-    // ---- where a message goes: seed 004's two examples, and more rules ------------------------
-
-    /**
-     * A message and where it goes: the agent, what matched ({@code default}: no rule, so
-     * {@code rule} is null), and the channel and account as normalized.
-     */
-    private record Dispatched(String why, InboundMessage message, String agent, String matchedBy, String channel,
-                              String account, String rule) {
-        @Override
-        public String toString() {
-            return why;
-        }
+    /** A telegram message of {@code text} from sender u, after {@code history}. */
+    private static InboundMessage text(String text, List<InboundMessage.Turn> history) {
+        return message("telegram", null, null, null, null, "u", null, text, history);
     }
 
-    private static final List<Dispatched> DISPATCHED = List.of(
-            // seed 004's examples
-            new Dispatched("the telegram support group goes to support", message("Telegram", "", null,
-                    place("group", "-100123"), null, "U1", null, "hi", List.of()), "support", "dispatch.rule:support-group",
-                    "telegram", "default", "the telegram support group goes to support"),
-            new Dispatched("slack mentions in workspace T001 go to support", message("slack", null, place("workspace", "T001"),
-                    place("channel", "C9"), null, "U2", true, "help", List.of()), "support", "dispatch.rule:slack-mentions",
-                    "slack", "default", "mentions in the slack workspace T001 go to support"),
-            new Dispatched("slack messages in workspace T001 without a mention go to the default agent", message("slack", null,
-                    place("workspace", "T001"), place("channel", "C9"), null, "U2", false, "chatter", List.of()), "assistant",
-                    "default", "slack", "default", null),
-            // more dispatch rules
-            new Dispatched("the release topic of the forum goes to the release manager", message("telegram", null, null,
-                    place("forum", "-100777"), " 42 ", "U5", null, "when do we ship?", List.of()), "release",
-                    "dispatch.rule:forum-release-topic", "telegram", "default",
-                    "the release topic of the engineering forum goes to the release manager"),
-            new Dispatched("another topic of the forum goes to the default agent", message("telegram", null, null,
-                    place("forum", "-100777"), "43", "U5", null, "off topic", List.of()), "assistant", "default", "telegram",
-                    "default", null),
-            new Dispatched("the billing account goes to the billing helper with its account normalized", message("WhatsApp",
-                    " Billing ", null, place(null, "+4915"), null, "+4915", null, "invoice?", List.of()), "billing",
-                    "dispatch.rule:billing-account", "whatsapp", "billing", "the billing account goes to the billing helper"));
+    /** Ten turns without tool calls, then a tool's turn with one: depth 11, one recent tool call. */
+    private static List<InboundMessage.Turn> tenTurnsThenATool() {
+        List<InboundMessage.Turn> history = new java.util.ArrayList<>(turns(10, 0));
+        history.add(new InboundMessage.Turn("tool", 1));
+        return history;
+    }
+
+    // ---- where a message goes: seed 004's two examples, and more rules ------------------------
 
     @ParameterizedTest(name = "{0}")
-    @FieldSource("DISPATCHED")
-    void aMessageGoesToTheAgentItsRuleOrTheDefaultNames(Dispatched c) {
+    @FieldSource("io.signalman.dispatch.DispatchExamples#ALL")
+    void aMessageGoesToTheAgentItsRuleOrTheDefaultNames(DispatchExamples.Dispatched c) {
         Decision<DispatchDecision> d = decide(c.message());
 
         assertEquals(c.agent(), d.outcome().agentId());
@@ -136,64 +112,41 @@ class DispatchPackTest {
 
     // ---- seed 004: the scoring table ----------------------------------------------------------
 
-    @Test
-    void aGreetingStaysOnTheLightModel() {
-        ModelChoice m = decide(message("telegram", null, null, null, null, "u", null, "hi there", List.of())).outcome().model();
-
-        assertEquals(0.0, m.score());
-        assertTrue(m.light());
-        assertEquals("gemini-2.0-flash", m.name());
+    /** A message, and the model the scoring table chooses for it: its name, light or not, the score, the features scored. */
+    private record Scored(String why, InboundMessage message, ModelChoice model) {
+        @Override
+        public String toString() {
+            return why;
+        }
     }
 
-    @Test
-    void aMediumProseMessageScoresPointFifteenAndStaysLight() {
-        ModelChoice m = decide(message("telegram", null, null, null, null, "u", null, "a".repeat(204), List.of())).outcome().model();
+    private static final List<Scored> SCORED = List.of(
+            new Scored("a greeting stays on the light model", text("hi there", List.of()),
+                    new ModelChoice("gemini-2.0-flash", true, 0.0, new Features(2, 0, 0, 0, false))),
+            new Scored("a medium prose message scores 0.15 and stays light", text("a".repeat(204), List.of()),
+                    new ModelChoice("gemini-2.0-flash", true, 0.15, new Features(51, 0, 0, 0, false))),
+            new Scored("a long message scores 0.35 and goes heavy", text("a".repeat(804), List.of()),
+                    new ModelChoice("claude-sonnet-4", false, 0.35, new Features(201, 0, 0, 0, false))),
+            // the concierge (sender 555) names its own model in agents.json
+            new Scored("a code block goes heavy with the agent's own model", message("telegram", null, null, place("direct", "555"),
+                    null, "555", null, "fix this:\n```go\nfunc main() {}\n```", List.of()),
+                    new ModelChoice("claude-opus-4", false, 0.40, new Features(8, 1, 0, 0, false))),
+            new Scored("an attachment forces the heavy model", text("look: photo.PNG", List.of()),
+                    new ModelChoice("claude-sonnet-4", false, 1.0, new Features(3, 0, 0, 0, true))),
+            new Scored("medium text in an active tool session goes heavy: 0.15 + 0.25 for six recent tool calls",
+                    text("a".repeat(300), turns(6, 1)), new ModelChoice("claude-sonnet-4", false, 0.40, new Features(75, 0, 6, 6, false))),
+            new Scored("medium text with two recent tool calls stays light: 0.15 + 0.10", text("a".repeat(300), turns(2, 1)),
+                    new ModelChoice("gemini-2.0-flash", true, 0.25, new Features(75, 0, 2, 2, false))),
+            new Scored("medium text at depth 11 stays light: 0.15 + 0.10", text("a".repeat(300), turns(11, 0)),
+                    new ModelChoice("gemini-2.0-flash", true, 0.25, new Features(75, 0, 0, 11, false))),
+            // 0.15 + 0.10 + 0.10 is 0.35 exactly, not a double a hair below it
+            new Scored("scores that sum to the threshold exactly go heavy", text("a".repeat(300), tenTurnsThenATool()),
+                    new ModelChoice("claude-sonnet-4", false, 0.35, new Features(75, 0, 1, 11, false))));
 
-        assertEquals(51, m.features().tokenEstimate());
-        assertEquals(0.15, m.score());
-        assertTrue(m.light());
-    }
-
-    @Test
-    void aLongMessageScoresPointThirtyFiveAndGoesHeavy() {
-        ModelChoice m = decide(message("telegram", null, null, null, null, "u", null, "a".repeat(804), List.of())).outcome().model();
-
-        assertEquals(201, m.features().tokenEstimate());
-        assertEquals(0.35, m.score());
-        assertFalse(m.light());
-        assertEquals("claude-sonnet-4", m.name());
-    }
-
-    @Test
-    void aCodeBlockGoesHeavyWithTheAgentsOwnModel() {
-        ModelChoice m = decide(message("telegram", null, null, place("direct", "555"), null, "555", null,
-                "fix this:\n```go\nfunc main() {}\n```", List.of())).outcome().model();
-
-        assertEquals(0.40, m.score());
-        assertFalse(m.light());
-        assertEquals("claude-opus-4", m.name(), "the concierge names its own model in agents.json");
-    }
-
-    @Test
-    void anAttachmentForcesTheHeavyModel() {
-        ModelChoice m = decide(message("telegram", null, null, null, null, "u", null, "look: photo.PNG", List.of())).outcome().model();
-
-        assertTrue(m.features().hasAttachments());
-        assertEquals(1.0, m.score());
-        assertFalse(m.light());
-    }
-
-    @Test
-    void anActiveToolSessionWithAMediumMessageScoresPointTwentyFiveAndStaysLight() {
-        ModelChoice m = decide(message("telegram", null, null, null, null, "u", null, "a".repeat(300), turns(6, 1)))
-                .outcome().model();
-
-        assertEquals(0.40, m.score(), "0.15 for the text + 0.25 for six recent tool calls");
-        assertFalse(m.light());
-        ModelChoice fewer = decide(message("telegram", null, null, null, null, "u", null, "a".repeat(300), turns(2, 1)))
-                .outcome().model();
-        assertEquals(0.25, fewer.score(), "0.15 + 0.10 for two recent tool calls");
-        assertTrue(fewer.light());
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("SCORED")
+    void aMessageIsScoredOnItsFeaturesAndGetsTheModelOfItsScore(Scored c) {
+        assertEquals(c.model(), decide(c.message()).outcome().model());
     }
 
     @Test
@@ -205,20 +158,6 @@ class DispatchPackTest {
         assertEquals(List.of("attachments need the heavy model", "long messages lean heavy", "code blocks need the heavy model",
                 "dense tool use leans heavy", "deep conversations lean a little heavy"),
                 d.evaluation().fired().stream().map(r -> r.name()).toList());
-    }
-
-    @Test
-    void scoresThatSumToTheThresholdExactlyGoHeavy() {
-        // 0.15 + 0.10 + 0.10 is 0.35 exactly, not a double a hair below it
-        ModelChoice m = decide(message("telegram", null, null, null, null, "u", null, "a".repeat(300), turns(11, 0)))
-                .outcome().model();
-        assertEquals(0.25, m.score(), "medium text and depth 11: 0.15 + 0.10");
-        List<InboundMessage.Turn> history = new java.util.ArrayList<>(turns(10, 0));
-        history.add(new InboundMessage.Turn("tool", 1));
-        ModelChoice atThreshold = decide(message("telegram", null, null, null, null, "u", null, "a".repeat(300), history))
-                .outcome().model();
-        assertEquals(0.35, atThreshold.score());
-        assertFalse(atThreshold.light());
     }
 
     @Test

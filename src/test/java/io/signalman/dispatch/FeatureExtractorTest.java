@@ -2,11 +2,12 @@ package io.signalman.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class FeatureExtractorTest {
 
@@ -53,14 +54,17 @@ class FeatureExtractorTest {
         assertEquals(7, FeatureExtractor.extract("", h).conversationDepth());
     }
 
-    @Test
-    void attachmentsAreDataUrisOrMediaExtensionsInAnyCase() {
-        assertTrue(FeatureExtractor.hasAttachments("data:image/png;base64,AA"));
-        assertTrue(FeatureExtractor.hasAttachments("DATA:AUDIO/ogg"));
-        assertTrue(FeatureExtractor.hasAttachments("see Cat.JPEG please"));
-        assertTrue(FeatureExtractor.hasAttachments("clip.webm"));
-        assertFalse(FeatureExtractor.hasAttachments("a plain question about png files"));
-        assertFalse(FeatureExtractor.hasAttachments("data:text/plain"));
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a data URI of an image is an attachment                | data:image/png;base64,AA         | true
+            a data URI of audio in upper case is an attachment     | DATA:AUDIO/ogg                   | true
+            a media file name in upper case is an attachment       | see Cat.JPEG please              | true
+            a video file name is an attachment                     | clip.webm                        | true
+            a format named without its dot is no attachment        | a plain question about png files | false
+            a data URI of text is no attachment                    | data:text/plain                  | false
+            """)
+    void attachmentsAreDataUrisOrMediaExtensionsInAnyCase(String why, String text, boolean attachment) {
+        assertEquals(attachment, FeatureExtractor.hasAttachments(text));
     }
 
     @Test

@@ -10,8 +10,16 @@ import java.util.Map;
  * the seed's own config would list them (selectors, in order). Tests compare the DRL pack with
  * it, so neither the rules nor a recording vouches for itself. Only the string primitives
  * ({@link GoText}, {@link Ids}) are shared; they have their own tests against the seed.
+ *
+ * @param rules        the seed dispatch rules, tried in order
+ * @param agents       the agents known, in the order of the agent list
+ * @param defaultAgent the agent a message no rule selects goes to
+ * @param agentModels  the model an agent names for itself, when it names one
+ * @param config       the dispatch config: the session dimensions, the identity links, and the models and threshold
+ *                     of the scoring
  */
-final class SeedDispatcher {
+record SeedDispatcher(List<SeedRule> rules, List<String> agents, String defaultAgent, Map<String, String> agentModels,
+                      DispatchConfig config) {
 
     /** A seed dispatch rule: its selector (null = unconstrained field), agent and dimension override. */
     record SeedRule(String name, String agent, List<String> dimensions, String channel, String account, String space,
@@ -27,21 +35,6 @@ final class SeedDispatcher {
             new SeedRule("community-guild", "community", List.of("space", "chat"), "discord", null, "guild:g-community", null, null,
                     null, null),
             new SeedRule("billing-account", "billing", List.of(), "whatsapp", "billing", null, null, null, null, null));
-
-    private final List<SeedRule> rules;
-    private final List<String> agents;
-    private final String defaultAgent;
-    private final DispatchConfig config;
-    private final Map<String, String> agentModels;
-
-    SeedDispatcher(List<SeedRule> rules, List<String> agents, String defaultAgent, Map<String, String> agentModels,
-                   DispatchConfig config) {
-        this.rules = rules;
-        this.agents = agents;
-        this.defaultAgent = defaultAgent;
-        this.agentModels = agentModels;
-        this.config = config;
-    }
 
     static SeedDispatcher of(DispatchReference ref) {
         Map<String, String> models = new LinkedHashMap<>();

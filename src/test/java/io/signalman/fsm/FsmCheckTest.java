@@ -4,6 +4,7 @@ import static io.signalman.TestBundles.compileErrors;
 import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
@@ -14,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /** {@code signalman check} on FSM machines and signal routes. */
@@ -23,43 +25,38 @@ class FsmCheckTest {
     Path tmp;
 
     /**
-     * One edit of a seed file that the check refuses with exactly one error, in that file, at the
-     * first line holding {@code at} after the edit, its message holding {@code words}.
+     * Edits of a seed file ({@code from} replaced with {@code to}) that the check refuses with exactly
+     * one error, in that file, at the first line holding {@code at} after the edit, its message
+     * holding {@code words}.
      */
-    private record Mistake(String why, String file, String from, String to, String at, String words) {
-        @Override
-        public String toString() {
-            return why;
-        }
-    }
-
-    private static final List<Mistake> MISTAKES = List.of(
-            new Mistake("a transition to an undeclared state is an error at its rule", "fsm/review-flow.drl",
+    private static final List<Arguments> MISTAKES = List.of(
+            argumentSet("a transition to an undeclared state is an error at its rule", "fsm/review-flow.drl",
                     "decide.to(\"revising\");", "decide.to(\"revisng\");", "rule \"a review below the quality bar",
                     "\"revisng\", which machine review-flow does not declare"),
-            new Mistake("a transition rule that does not name its action is an error", "fsm/transaction.drl",
+            argumentSet("a transition rule that does not name its action is an error", "fsm/transaction.drl",
                     "Action( name == \"abort\" )", "Action( )", "rule \"an abort rolls the transaction back\"",
                     "does not name its action"),
-            new Mistake("a signal route with no tier is an error", "signals/plugins.drl",
+            argumentSet("a signal route with no tier is an error", "signals/plugins.drl",
                     "agenda-group \"plugin\" activation-group \"signal-route\" salience 100",
                     "activation-group \"signal-route\" salience 100", "rule \"stop signals stop gracefully by default\"", "has no tier"),
-            new Mistake("a machine whose initial state is not one of its states is an error at its line", "fsm/machines.json",
+            argumentSet("a machine whose initial state is not one of its states is an error at its line", "fsm/machines.json",
                     "\"initial\": \"idle\", \"states\": [\"idle\", \"processing\"]",
                     "\"initial\": \"ready\", \"states\": [\"idle\", \"processing\"]", "\"initial\": \"ready\"", "ready"));
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{argumentSetName}")
     @FieldSource("MISTAKES")
-    void aMistakeInAMachineOrARouteIsOneErrorAtItsLine(Mistake c) throws Exception {
+    void aMistakeInAMachineOrARouteIsOneErrorAtItsLine(String path, String from, String to, String at, String words)
+            throws Exception {
         Path rules = TestBundles.copyOfRules(tmp);
-        Path file = rules.resolve(c.file());
-        TestBundles.edit(file, c.from(), c.to());
+        Path file = rules.resolve(path);
+        TestBundles.edit(file, from, to);
 
         List<BundleError> errors = compileErrors(rules);
 
         assertEquals(1, errors.size(), errors.toString());
-        assertEquals(c.file(), errors.get(0).file());
-        assertEquals(lineOf(file, c.at()), errors.get(0).line(), errors.toString());
-        assertTrue(errors.get(0).message().contains(c.words()), errors.get(0).message());
+        assertEquals(path, errors.get(0).file());
+        assertEquals(lineOf(file, at), errors.get(0).line(), errors.toString());
+        assertTrue(errors.get(0).message().contains(words), errors.get(0).message());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.signalman.handoff;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import io.signalman.packs.Packs;
 import io.signalman.TestBundles;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /** Crew validation is part of the bundle check: each mistake refuses the bundle at its file and line. */
@@ -31,36 +33,29 @@ class CrewValidationTest {
                 "expected " + file + ":" + line + " \"" + words + "\" in " + errors);
     }
 
-    /** A mistake made by replacing {@code from} with {@code to} in a seed file, and the error it must give: its line and words. */
-    private record Mistake(String why, String file, String from, String to, int line, String words) {
-        @Override
-        public String toString() {
-            return why;
-        }
-    }
-
-    private static final List<Mistake> MISTAKES = List.of(
-            new Mistake("a signal without brackets is refused at its line", "handoff/exam.drl",
+    /** Mistakes made by replacing {@code from} with {@code to} in a seed file, and the error each must give: its line and words. */
+    private static final List<Arguments> MISTAKES = List.of(
+            argumentSet("a signal without brackets is refused at its line", "handoff/exam.drl",
                     "match(\"[DONE]\")", "match(\"DONE\")", 15, "must be written [NAME]"),
-            new Mistake("a route to an unknown agent is refused at its line", "handoff/exam.drl",
+            argumentSet("a route to an unknown agent is refused at its line", "handoff/exam.drl",
                     "decide.route($said, \"reporter\");", "decide.route($said, \"proctor\");", 37,
                     "\"proctor\", which is no agent or parallel group"),
-            new Mistake("the same signal twice for one agent is refused", "handoff/exam.drl",
+            argumentSet("the same signal twice for one agent is refused", "handoff/exam.drl",
                     "match(\"[END_EXAM]\")", "match(\"[ question ]\")", 35, "already listens to [QUESTION]"),
-            new Mistake("a group without agents is refused at its line", "handoff/exam.json",
+            argumentSet("a group without agents is refused at its line", "handoff/exam.json",
                     "\"agents\": [\"teacher\", \"reporter\"]", "\"agents\": []", 12, "has no agents"),
-            new Mistake("an unknown group member is refused at its line", "handoff/exam.json",
+            argumentSet("an unknown group member is refused at its line", "handoff/exam.json",
                     "[\"student\", \"reporter\"]", "[\"student\", \"janitor\"]", 11, "\"janitor\", which is no agent"),
-            new Mistake("an unknown next agent is refused at its line", "handoff/support.json",
+            argumentSet("an unknown next agent is refused at its line", "handoff/support.json",
                     "\"next_agent\": \"closer\"", "\"next_agent\": \"manager\"", 11, "moves on to \"manager\""),
-            new Mistake("an unknown handoff target is refused at its line", "handoff/support.json",
+            argumentSet("an unknown handoff target is refused at its line", "handoff/support.json",
                     "[\"billing\", \"tech\"]", "[\"billing\", \"sales\"]", 5, "hands off to \"sales\""),
-            new Mistake("an unknown field in a crew is refused", "handoff/support.json",
+            argumentSet("an unknown field in a crew is refused", "handoff/support.json",
                     "\"is_terminal\": true", "\"terminal\": true", 8, "unknown field \"terminal\""));
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{argumentSetName}")
     @FieldSource("MISTAKES")
-    void aCrewMistakeRefusesTheBundleAtItsFileAndLine(Mistake c) throws Exception {
-        assertError(refused(c.file(), c.from(), c.to()), c.file(), c.line(), c.words());
+    void aCrewMistakeRefusesTheBundleAtItsFileAndLine(String file, String from, String to, int line, String words) throws Exception {
+        assertError(refused(file, from, to), file, line, words);
     }
 }

@@ -4,13 +4,13 @@ import static io.signalman.handoff.SignalMatcher.Level.CASE_INSENSITIVE;
 import static io.signalman.handoff.SignalMatcher.Level.EXACT;
 import static io.signalman.handoff.SignalMatcher.Level.NORMALIZED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /** The three matching levels of seed 001 section 1, with the seed's own examples (section 3). */
@@ -63,15 +63,18 @@ class SignalMatcherTest {
         assertEquals(c.level(), SignalMatcher.match(c.signal(), c.text()));
     }
 
-    @Test
-    void signalsMustBeANameInOnePairOfBrackets() {
-        assertTrue(SignalMatcher.wellFormed("[QUESTION]"));
-        assertTrue(SignalMatcher.wellFormed("[KẾT THÚC THI]"));
-        assertFalse(SignalMatcher.wellFormed("QUESTION"));
-        assertFalse(SignalMatcher.wellFormed("[ ]"));
-        assertFalse(SignalMatcher.wellFormed("[]"));
-        assertFalse(SignalMatcher.wellFormed("[A]B]"));
-        assertFalse(SignalMatcher.wellFormed("[QUESTION] "));
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a name in brackets is a signal                         | [QUESTION]      | true
+            a name of several words in brackets is a signal        | [KẾT THÚC THI]  | true
+            a name without brackets is no signal                   | QUESTION        | false
+            brackets around a space only are no signal             | [ ]             | false
+            empty brackets are no signal                           | []              | false
+            a second closing bracket is no signal                  | [A]B]           | false
+            a space after the brackets is no signal                | '[QUESTION] '   | false
+            """)
+    void signalsMustBeANameInOnePairOfBrackets(String why, String signal, boolean wellFormed) {
+        assertEquals(wellFormed, SignalMatcher.wellFormed(signal));
     }
 
     @Test

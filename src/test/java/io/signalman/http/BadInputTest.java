@@ -2,6 +2,7 @@ package io.signalman.http;
 
 import static io.signalman.http.BodyEndpoints.error;
 import static io.signalman.http.BodyEndpoints.send;
+import static io.signalman.http.HttpCalls.assertRefusedNaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,12 +27,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Bad input on every endpoint that reads a body: each gets the precise status and our
- * JSON error body, never a 5xx. A second server with a larger body limit shows the JSON
- * string-length limit holding on its own.
+ * JSON error body, never a 5xx, and a bad field of an endpoint's own is refused naming its path.
+ * A second server with a larger body limit shows the JSON string-length limit holding on its own.
  */
 class BadInputTest {
 
@@ -162,6 +164,40 @@ class BadInputTest {
     void truncatedJsonIsA400MalformedJson(Endpoint e) {
         String body = e.validBody().substring(0, e.validBody().length() / 2);
         error(send(server.port(), e, body), 400, "malformed_json");
+    }
+
+    // ---- each endpoint's own body: a bad field is named by its path; a body cut short -----------
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            /v1/broker/route  | a number where priority text is expected              | {"envelope": {"from_agent": "foresight", "priority": 5}, "type": "event", "subtype": "x.y"}        | envelope.priority
+            /v1/broker/route  | an unknown priority value                             | {"envelope": {"from_agent": "foresight", "priority": "urgent"}, "type": "event", "subtype": "x.y"} | envelope.priority
+            /v1/broker/route  | an unknown field                                      | {"envelope": {"from_agent": "x", "prority": "low"}, "type": "event", "subtype": "x.y"}             | envelope.prority
+            /v1/broker/route  | a missing envelope                                    | {"type": "event", "subtype": "x.y"}                                                                | envelope
+            /v1/signals/route | an unknown signal kind                                | {"agent": "reviewer", "signal": {"kind": "bogus", "payload": {}}}                                  | signal.kind
+            /v1/signals/route | an uppercase built-in kind (kinds are case-sensitive) | {"agent": "reviewer", "signal": {"kind": "Stop", "payload": {}}}                                   | signal.kind
+            /v1/signals/route | a custom kind without a name                          | {"agent": "reviewer", "signal": {"kind": "custom:", "payload": {}}}                                | signal.kind
+            /v1/signals/route | a missing agent                                       | {"signal": {"kind": "stop", "payload": {}}}                                                        | agent
+            /v1/signals/route | a missing signal                                      | {"agent": "reviewer"}                                                                              | signal
+            /v1/signals/route | an unknown top-level field                            | {"agent": "reviewer", "signal": {"kind": "stop"}, "priority": "high"}                              | priority
+            /v1/signals/route | an unknown field inside the signal                    | {"agent": "reviewer", "signal": {"kind": "stop", "paylod": {}}}                                    | signal.paylod
+            /v1/dispatch      | an unknown field                                      | {"channel": "telegram", "chat": {"type": "group", "idd": "1"}}                                     | chat.idd
+            /v1/dispatch      | a missing channel                                     | {"sender": "u1"}                                                                                   | channel
+            /v1/dispatch      | a wrong type                                          | {"channel": "telegram", "chat": {"id": -100123}}                                                   | chat.id
+            /v1/dispatch      | a bad history role (named by its index)               | {"channel": "telegram", "history": [{"role": "user"}, {"role": "robot"}]}                          | history[1].role
+            """)
+    void aBadFieldIsRefusedNamingItsPath(String path, String why, String body, String field) {
+        assertRefusedNaming(server.post(path, body), field);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            /v1/broker/route  | '{"envelope": '
+            /v1/signals/route | '{"agent": '
+            /v1/dispatch      | '{"channel": '
+            """)
+    void aBodyCutShortAfterAFieldNameIsA400MalformedJson(String path, String body) {
+        assertEquals("malformed_json", HttpCalls.error(server.post(path, body), 400).get("error").asText());
     }
 
     // ---- HTTP itself: the request line, headers and escapes -----------------------------------

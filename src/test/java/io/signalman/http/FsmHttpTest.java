@@ -1,5 +1,6 @@
 package io.signalman.http;
 
+import static io.signalman.TextAssertions.assertContains;
 import static io.signalman.http.HttpCalls.decisionRecords;
 import static io.signalman.http.HttpCalls.error;
 import static io.signalman.http.HttpCalls.json;
@@ -227,11 +228,8 @@ class FsmHttpTest {
 
         String mermaid = m.get("mermaid").asText();
         assertTrue(mermaid.startsWith("stateDiagram-v2"), mermaid);
-        assertTrue(mermaid.contains("[*] --> idle"), mermaid);
-        assertTrue(mermaid.contains("idle --> running : start"), mermaid);
-        assertTrue(mermaid.contains("running --> done : review [number('quality') >= 0.7]"), mermaid);
-        assertTrue(mermaid.contains("running --> revising : review"), mermaid);
-        assertTrue(mermaid.contains("revising --> running : restart"), mermaid);
+        assertContains(mermaid, "[*] --> idle", "idle --> running : start", "running --> done : review [number('quality') >= 0.7]",
+                "running --> revising : review", "revising --> running : restart");
     }
 
     @Test

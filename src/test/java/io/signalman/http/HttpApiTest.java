@@ -1,24 +1,24 @@
 package io.signalman.http;
 
-import static io.signalman.http.HttpCalls.assertRefusedNaming;
 import static io.signalman.http.HttpCalls.decisionRecords;
 import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.explainedOnce;
 import static io.signalman.http.HttpCalls.fieldNames;
 import static io.signalman.http.HttpCalls.firedRuleNames;
 import static io.signalman.http.HttpCalls.json;
-import static io.signalman.http.HttpCalls.statusOf;
+import static io.signalman.http.HttpCalls.ruleNames;
 import static io.signalman.http.HttpCalls.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.http.HttpCalls.BadField;
+import io.signalman.broker.RouteDecision;
+import io.signalman.broker.SeedExamples;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
@@ -26,9 +26,8 @@ import io.vertx.core.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
@@ -52,83 +51,23 @@ class HttpApiTest {
     @RegisterExtension
     static final TestServer server = TestServer.seed();
 
-    // ---- every shipped rule, over HTTP ----------------------------------------------
-
-    /**
-     * A message and the whole decision a shipped rule makes for it: the deciding rule, the
-     * recipients, whether it is stored or turned into an escalation, and the priority override
-     * ({@code null}: none).
-     */
-    private record Routed(String why, String message, String rule, List<String> primary, List<String> fanOut,
-            boolean stored, boolean escalated, String priorityOverride) {
-        @Override
-        public String toString() {
-            return why;
-        }
-    }
-
-    private static final List<Routed> SHIPPED_RULES = List.of(
-            new Routed("a critical message goes to openclaw and knox, tells mission-control and sentinel, and is stored",
-                    message("foresight", "critical", "event", "trade.failed"), "critical messages go to openclaw and knox",
-                    List.of("openclaw", "knox"), List.of("mission-control", "sentinel"), true, false, null),
-            new Routed("tool-smith, whose card allows only tool.*, sending a trade execution is escalated to its manager",
-                    message("tool-smith", "normal", "event", "trade.executed"),
-                    "messages outside the sender's authority are escalated to the sender's manager",
-                    List.of("sr-director-tooling"), List.of("mission-control"), true, true, "high"),
-            new Routed("an escalation from foresight goes to VP Trading at high priority and is stored",
-                    message("foresight", "normal", "escalation", "trade.halted"), "escalations go to the sender's manager",
-                    List.of("vp-trading"), List.of("mission-control"), true, false, "high"),
-            new Routed("an executed trade goes to VP Trading, fans out to the CFO and mission-control, and is stored",
-                    message("foresight", "normal", "event", "trade.executed"), "trade messages go to VP Trading",
-                    List.of("vp-trading"), List.of("cfo", "mission-control"), true, false, null),
-            new Routed("a trade entry is routed like a trade but not stored",
-                    message("foresight", "normal", "event", "trade.entry"), "trade messages go to VP Trading",
-                    List.of("vp-trading"), List.of("cfo", "mission-control"), false, false, null),
-            new Routed("a trade report is a trade message, not a report",
-                    message("foresight", "normal", "event", "trade.report"), "trade messages go to VP Trading",
-                    List.of("vp-trading"), List.of("cfo", "mission-control"), false, false, null),
-            new Routed("an InDecision Engine signal reaches every trading agent at high priority",
-                    message("indecision-engine", "normal", "event", "signal.published"),
-                    "InDecision Engine signals go to every trading agent",
-                    List.of("foresight", "sports-agent", "political-agent", "perpetuals-bot"), List.of(), false, false, "high"),
-            new Routed("an offline service goes to VP Engineering and also alerts openclaw",
-                    message("sentinel", "normal", "event", "service.offline"), "offline services go to VP Engineering and alert openclaw",
-                    List.of("vp-engineering"), List.of("sentinel", "mission-control", "openclaw"), false, false, null),
-            new Routed("other service messages go to VP Engineering without alerting openclaw",
-                    message("sentinel", "normal", "event", "service.degraded"), "service messages go to VP Engineering",
-                    List.of("vp-engineering"), List.of("sentinel", "mission-control"), false, false, null),
-            new Routed("published content goes to VP Content and is stored",
-                    message("content-writer", "normal", "event", "content.published"), "content messages go to VP Content",
-                    List.of("vp-content"), List.of("mission-control"), true, false, null),
-            new Routed("a memory commit goes to the memory service only, with no fan-out",
-                    message("memory-service", "normal", "event", "memory.committed"), "memory commits go to the memory service only",
-                    List.of("memory-service"), List.of(), false, false, null),
-            new Routed("a P&L report from foresight goes to VP Trading and the advisory system",
-                    message("foresight", "normal", "event", "pnl.report"),
-                    "reports go to the sender's manager and the advisory system",
-                    List.of("vp-trading"), List.of("advisory-system"), false, false, null),
-            new Routed("tool installed goes to the Sr. Director of Tooling at low priority",
-                    message("tool-smith", "normal", "event", "tool.installed"),
-                    "tool messages go to the Sr. Director of Tooling at low priority",
-                    List.of("sr-director-tooling"), List.of(), false, false, "low"),
-            new Routed("a message from an unknown sender falls back to openclaw and mission-control",
-                    message("stranger", "low", "event", "misc.hello"), "everything else goes to the sender's manager",
-                    List.of("openclaw"), List.of("mission-control"), false, false, null));
+    // ---- every shipped rule, over HTTP: the seed's examples ---------------------------
 
     @ParameterizedTest(name = "{0}")
-    @FieldSource("SHIPPED_RULES")
-    void everyShippedBrokerRuleDecidesOverHttp(Routed c) {
-        JsonNode d = routeOk(c.message());
+    @FieldSource("io.signalman.broker.SeedExamples#ALL")
+    void everyShippedBrokerRuleDecidesOverHttp(SeedExamples.Example c) {
+        JsonNode d = routeOk(c.json());
 
         assertDecision(d, c.rule());
-        assertEquals(c.primary(), strings(d.get("primary_recipients")), "primary recipients: " + d);
-        assertEquals(c.fanOut(), strings(d.get("fan_out")), "fan-out: " + d);
-        assertEquals(c.stored(), d.get("store_in_memory").asBoolean(), "stored: " + d);
-        assertEquals(c.escalated(), d.get("converted_to_escalation").asBoolean(), "converted to an escalation: " + d);
-        if (c.priorityOverride() == null) {
+        RouteDecision want = c.decision();
+        assertEquals(want.primaryRecipients(), strings(d.get("primary_recipients")), "primary recipients: " + d);
+        assertEquals(want.fanOut(), strings(d.get("fan_out")), "fan-out: " + d);
+        assertEquals(want.storeInMemory(), d.get("store_in_memory").asBoolean(), "stored: " + d);
+        assertEquals(want.convertedToEscalation(), d.get("converted_to_escalation").asBoolean(), "converted to an escalation: " + d);
+        if (want.priorityOverride() == null) {
             assertTrue(d.get("priority_override").isNull(), "no priority override: " + d);
         } else {
-            assertEquals(c.priorityOverride(), d.get("priority_override").asText(), d.toString());
+            assertEquals(want.priorityOverride(), d.get("priority_override").asText(), d.toString());
         }
     }
 
@@ -144,26 +83,14 @@ class HttpApiTest {
 
     @Test
     void explainTrueListsEveryBrokerRuleAsFiredCancelledOrNotMatched() {
-        // Given a critical trade message, which the trade rule and the default rule also match
-        String body = message("foresight", "critical", "event", "trade.executed");
-
-        // When it is routed with ?explain=true
-        JsonNode d = json(server.post(ROUTE + "?explain=true", body), 200);
-
-        // Then every broker rule is listed once, with the status it ended with
-        JsonNode explain = d.get("explain");
-        assertNotNull(explain, "explain=true must add an explain array");
-        List<String> names = new ArrayList<>();
-        explain.forEach(e -> names.add(e.get("rule").asText()));
-        assertEquals(brokerRuleNames(), new HashSet<>(names));
-        assertEquals(names.size(), new HashSet<>(names).size(), "each rule appears once");
-        explain.forEach(e -> assertTrue(Set.of("fired", "matched-but-cancelled", "not-matched").contains(e.get("status").asText()),
-                "unexpected status in " + e));
-        assertEquals("fired", statusOf(explain, "critical messages go to openclaw and knox"));
-        assertEquals("fired", statusOf(explain, "executed and completed trades are kept in memory"));
-        assertEquals("matched-but-cancelled", statusOf(explain, "trade messages go to VP Trading"));
-        assertEquals("matched-but-cancelled", statusOf(explain, "everything else goes to the sender's manager"));
-        assertEquals("not-matched", statusOf(explain, "tool messages go to the Sr. Director of Tooling at low priority"));
+        // Given a critical trade message, which the trade rule and the default rule also match: when it is
+        // routed with ?explain=true, then every broker rule is listed once, with the status it ended with
+        explainedOnce(server, ROUTE, message("foresight", "critical", "event", "trade.executed"), ruleNames(server, "broker"), Map.of(
+                "critical messages go to openclaw and knox", "fired",
+                "executed and completed trades are kept in memory", "fired",
+                "trade messages go to VP Trading", "matched-but-cancelled",
+                "everything else goes to the sender's manager", "matched-but-cancelled",
+                "tool messages go to the Sr. Director of Tooling at low priority", "not-matched"));
     }
 
     @Test
@@ -220,29 +147,6 @@ class HttpApiTest {
     }
 
     // ---- errors -----------------------------------------------------------------------
-
-    @Test
-    void malformedJsonIsRefusedWith400MalformedJson() {
-        JsonNode e = error(server.post(ROUTE, "{\"envelope\": "), 400);
-
-        assertEquals("malformed_json", e.get("error").asText());
-    }
-
-    private static final List<BadField> BAD_FIELDS = List.of(
-            new BadField("a number where priority text is expected",
-                    "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": 5}, \"type\": \"event\", \"subtype\": \"x.y\"}",
-                    "envelope.priority"),
-            new BadField("an unknown priority value", message("foresight", "urgent", "event", "x.y"), "envelope.priority"),
-            new BadField("an unknown field",
-                    "{\"envelope\": {\"from_agent\": \"x\", \"prority\": \"low\"}, \"type\": \"event\", \"subtype\": \"x.y\"}",
-                    "envelope.prority"),
-            new BadField("a missing envelope", "{\"type\": \"event\", \"subtype\": \"x.y\"}", "envelope"));
-
-    @ParameterizedTest(name = "{0}")
-    @FieldSource("BAD_FIELDS")
-    void aBadFieldIsRefusedNamingItsPath(BadField c) {
-        assertRefusedNaming(server.post(ROUTE, c.body()), c.field());
-    }
 
     @Test
     void aBodyOverSixtyFourKibIsRefusedWith413() {
@@ -518,12 +422,6 @@ class HttpApiTest {
     private static List<JsonNode> brokerRules(JsonNode view) {
         return StreamSupport.stream(view.get("rules").spliterator(), false)
                 .filter(r -> r.get("pack").asText().equals("broker")).toList();
-    }
-
-    private static Set<String> brokerRuleNames() {
-        Set<String> names = new HashSet<>();
-        brokerRules(json(server.get("/v1/rules"), 200)).forEach(r -> names.add(r.get("name").asText()));
-        return names;
     }
 
     private static long totalBrokerFirings() {

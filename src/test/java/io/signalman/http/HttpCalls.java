@@ -1,6 +1,7 @@
 package io.signalman.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -108,14 +110,6 @@ public final class HttpCalls {
         return e;
     }
 
-    /** A body an endpoint refuses: why (the case's name in reports), the body, and the field path the 400 names. */
-    record BadField(String why, String body, String field) {
-        @Override
-        public String toString() {
-            return why;
-        }
-    }
-
     /** A 400 {@code invalid_input} whose details name {@code field}, the path of the bad field in the body. */
     static JsonNode assertRefusedNaming(HttpResponse<String> response, String field) {
         JsonNode e = error(response, 400);
@@ -139,6 +133,37 @@ public final class HttpCalls {
         Set<String> names = new HashSet<>();
         n.fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    /** The names of the rules of {@code pack}, as the server's {@code GET /v1/rules} lists them. */
+    static Set<String> ruleNames(TestServer server, String pack) {
+        Set<String> names = new HashSet<>();
+        json(server.get("/v1/rules"), 200).get("rules").forEach(r -> {
+            if (r.get("pack").asText().equals(pack)) {
+                names.add(r.get("name").asText());
+            }
+        });
+        return names;
+    }
+
+    /**
+     * The decision of {@code body} POSTed to {@code route} with {@code ?explain=true}, asserting that
+     * its explain array lists every one of {@code rules} exactly once and nothing else, each with the
+     * status it ended with (fired, matched-but-cancelled or not-matched), and that the rules in
+     * {@code statuses} ended with theirs.
+     */
+    static JsonNode explainedOnce(TestServer server, String route, String body, Set<String> rules, Map<String, String> statuses) {
+        JsonNode decision = json(server.post(route + "?explain=true", body), 200);
+        JsonNode explain = decision.get("explain");
+        assertNotNull(explain, "explain=true must add an explain array: " + decision);
+        List<String> names = new ArrayList<>();
+        explain.forEach(e -> names.add(e.get("rule").asText()));
+        assertEquals(rules, new HashSet<>(names));
+        assertEquals(names.size(), new HashSet<>(names).size(), "each rule appears once: " + names);
+        explain.forEach(e -> assertTrue(Set.of("fired", "matched-but-cancelled", "not-matched").contains(e.get("status").asText()),
+                "unexpected status in " + e));
+        statuses.forEach((rule, status) -> assertEquals(status, statusOf(explain, rule), rule));
+        return decision;
     }
 
     /** The status ({@code fired}, {@code not-matched}, ...) of {@code rule} in an explanation. */

@@ -24,8 +24,7 @@ import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
  * Any bundle that loads never answers 5xx for a valid input: over bundles made from the
@@ -34,36 +33,25 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * request with a 2xx or a 4xx. One server serves every try; each try rewrites its rules folder
  * and reloads it, so the tries are few (a reload compiles).
  */
+@AddLifecycleHook(TestServer.ForProperties.class)
 class LoadableBundleProperties {
 
     private static final String TOKEN = "loadable-bundle-token";
     private static final List<RuleRef> SHIPPED = RuleDropper.rules(TestBundles.RULES);
     private static final AtomicInteger IDS = new AtomicInteger();
 
-    private static Path tmp;
-    private static Path rules;
-    private static Server server;
-
-    @BeforeContainer
-    static void start() throws Exception {
-        tmp = Files.createTempDirectory("signalman-loadable");
-        rules = TestBundles.copyOfRules(tmp);
+    /** A server on a copy of the shipped rules (in its folder's rules/), without scenarios or golden history. */
+    private static final TestServer server = TestServer.starting(dir -> {
+        Path rules = TestBundles.copyOfRules(dir);
         RuleDropper.dropScenarios(rules);
-        Files.createDirectories(tmp.resolve("no-fixtures"));
-        server = Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(tmp.resolve("no-fixtures"))
-                .withData(tmp.resolve("data")).withAdminToken(TOKEN));
-    }
-
-    @AfterContainer
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+        Files.createDirectories(dir.resolve("no-fixtures"));
+        return Server.start(ServerConfig.defaults().withPort(0).withRules(rules).withFixtures(dir.resolve("no-fixtures"))
+                .withData(dir.resolve("data")).withAdminToken(TOKEN));
+    });
 
     @Property(tries = 8, edgeCases = net.jqwik.api.EdgeCasesMode.FIRST)
     void aBundleThatLoadsNeverAnswers5xxToAValidRequest(@ForAll("dropped") Set<RuleRef> drop) throws IOException {
-        Path fresh = tmp.resolve("next-" + IDS.incrementAndGet());
+        Path fresh = server.dir().resolve("next-" + IDS.incrementAndGet());
         TestBundles.copyTree(TestBundles.RULES, fresh);
         RuleDropper.drop(fresh, drop);
         replaceRules(fresh);
@@ -124,7 +112,8 @@ class LoadableBundleProperties {
     /** Puts {@code fresh}'s DRL files in place of the served ones (reference data is unchanged). */
     private static void replaceRules(Path fresh) throws IOException {
         for (RuleRef r : SHIPPED.stream().map(r -> new RuleRef(r.file(), "")).distinct().toList()) {
-            Files.copy(fresh.resolve(r.file()), rules.resolve(r.file()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(fresh.resolve(r.file()), server.dir().resolve("rules").resolve(r.file()),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
     }
 

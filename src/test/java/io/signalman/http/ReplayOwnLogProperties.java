@@ -31,8 +31,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 
 /**
  * The property that matters: for any valid request on any decision endpoint, the
@@ -40,10 +39,10 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * Requests carry generated decimals (many digits, exponents, trailing zeros) where rules read
  * numbers, and generated text, so a value the log did not keep exactly shows up as a change.
  */
+@AddLifecycleHook(TestServer.ForProperties.class)
 class ReplayOwnLogProperties {
 
-    private static Path data;
-    private static Server server;
+    private static final TestServer server = TestServer.starting(dir -> Server.start(ServerConfig.defaults().withPort(0).withData(dir)));
     private static final AtomicInteger IDS = new AtomicInteger();
 
     /** One request: where it goes, its body, and what it needs first (an FSM instance, a conversation). */
@@ -51,19 +50,6 @@ class ReplayOwnLogProperties {
         @Override
         public String toString() {
             return "POST " + path + " " + body;
-        }
-    }
-
-    @BeforeContainer
-    static void start() throws Exception {
-        data = Files.createTempDirectory("signalman-replay-own-log");
-        server = Server.start(ServerConfig.defaults().withPort(0).withData(data));
-    }
-
-    @AfterContainer
-    static void stop() {
-        if (server != null) {
-            server.close();
         }
     }
 
@@ -84,7 +70,7 @@ class ReplayOwnLogProperties {
         Archive mine = Await.value(Duration.ofSeconds(10), "the decisions to be logged", () -> only(ids));
 
         // Then nothing changed and no invariant broke
-        ReplayReport report = new Replayer(server.engine().bundle(), null, null).replay(mine);
+        ReplayReport report = new Replayer(server.server().engine().bundle(), null, null).replay(mine);
         assertEquals(ids.size(), report.records());
         assertEquals(List.of(), report.changes(), () -> report.toText());
         assertEquals(List.of(), report.violations(), () -> report.toText());
@@ -98,7 +84,7 @@ class ReplayOwnLogProperties {
     private static Archive only(Set<String> ids) {
         try {
             List<String> lines = new ArrayList<>();
-            try (var files = Files.list(data.resolve("decisions"))) {
+            try (var files = Files.list(server.dir().resolve("decisions"))) {
                 for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
                     for (String line : Files.readAllLines(f)) {
                         if (!line.isBlank() && ids.contains(Json.parse(line).get("decision_id").asText())) {
@@ -110,7 +96,7 @@ class ReplayOwnLogProperties {
             if (lines.size() != ids.size()) {
                 return null;
             }
-            Path mine = Files.createTempFile(data, "try-", ".jsonl");
+            Path mine = Files.createTempFile(server.dir(), "try-", ".jsonl");
             Files.write(mine, lines);
             return Archive.read(List.of(mine));
         } catch (java.io.IOException | io.signalman.json.InputException e) {

@@ -1,29 +1,25 @@
 package io.signalman.http;
 
-import static io.signalman.http.HttpCalls.assertRefusedNaming;
 import static io.signalman.http.HttpCalls.decisionRecords;
-import static io.signalman.http.HttpCalls.error;
+import static io.signalman.http.HttpCalls.explainedOnce;
 import static io.signalman.http.HttpCalls.fieldNames;
 import static io.signalman.http.HttpCalls.firedRuleNames;
 import static io.signalman.http.HttpCalls.json;
 import static io.signalman.http.HttpCalls.post;
-import static io.signalman.http.HttpCalls.statusOf;
+import static io.signalman.http.HttpCalls.ruleNames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
-import io.signalman.http.HttpCalls.BadField;
 import io.signalman.json.Json;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -214,26 +210,15 @@ class SignalsHttpTest {
 
     @Test
     void explainTrueListsEverySignalsRuleWithItsStatus() {
-        // Given a reviewer message with a command, which both reviewer user_message routes match
+        // Given a reviewer message with a command, which both reviewer user_message routes match: when it
+        // is routed with ?explain=true, then every rule of the signals pack is there once, each with a status
         String body = signal("reviewer", "user_message", "{\"command\": \"/approve\"}");
-
-        // When it is routed with ?explain=true
-        JsonNode d = json(server.post(ROUTE + "?explain=true", body), 200);
-
-        // Then every rule of the signals pack is there once, each with a status
-        JsonNode explain = d.get("explain");
-        assertNotNull(explain, "explain=true must add an explain array: " + d);
-        List<String> names = new ArrayList<>();
-        explain.forEach(e -> names.add(e.get("rule").asText()));
-        assertEquals(signalsRuleNames(), new HashSet<>(names));
-        assertEquals(names.size(), new HashSet<>(names).size(), "each rule appears once: " + names);
-        explain.forEach(e -> assertTrue(Set.of("fired", "matched-but-cancelled", "not-matched").contains(e.get("status").asText()),
-                "unexpected status in " + e));
-        assertEquals("fired", statusOf(explain, "reviewer enters command mode on a command"));
-        assertEquals("matched-but-cancelled", statusOf(explain, "reviewer continues on any other user message"));
-        assertEquals("not-matched", statusOf(explain, "planner continues on user messages"));
-        assertEquals("not-matched", statusOf(explain, "tool results continue by default"));
-        assertEquals("not-matched", statusOf(explain, "user messages stop gracefully while a transaction is processing"));
+        JsonNode d = explainedOnce(server, ROUTE, body, signalsRuleNames(), Map.of(
+                "reviewer enters command mode on a command", "fired",
+                "reviewer continues on any other user message", "matched-but-cancelled",
+                "planner continues on user messages", "not-matched",
+                "tool results continue by default", "not-matched",
+                "user messages stop gracefully while a transaction is processing", "not-matched"));
         assertRouted(d, "agent", "transition", "command-mode", "reviewer enters command mode on a command");
     }
 
@@ -242,32 +227,6 @@ class SignalsHttpTest {
         JsonNode d = routeOk(signal("reviewer", "user_message", "{}"));
 
         assertFalse(d.has("explain"));
-    }
-
-    // ---- bad input --------------------------------------------------------------------
-
-    private static final List<BadField> BAD_FIELDS = List.of(
-            new BadField("an unknown signal kind", signal("reviewer", "bogus", "{}"), "signal.kind"),
-            new BadField("an uppercase built-in kind (kinds are case-sensitive)", signal("reviewer", "Stop", "{}"), "signal.kind"),
-            new BadField("a custom kind without a name", signal("reviewer", "custom:", "{}"), "signal.kind"),
-            new BadField("a missing agent", "{\"signal\": {\"kind\": \"stop\", \"payload\": {}}}", "agent"),
-            new BadField("a missing signal", "{\"agent\": \"reviewer\"}", "signal"),
-            new BadField("an unknown top-level field",
-                    "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"stop\"}, \"priority\": \"high\"}", "priority"),
-            new BadField("an unknown field inside the signal",
-                    "{\"agent\": \"reviewer\", \"signal\": {\"kind\": \"stop\", \"paylod\": {}}}", "signal.paylod"));
-
-    @ParameterizedTest(name = "{0}")
-    @FieldSource("BAD_FIELDS")
-    void aBadFieldIsRefusedNamingItsPath(BadField c) {
-        assertRefusedNaming(server.post(ROUTE, c.body()), c.field());
-    }
-
-    @Test
-    void malformedJsonIsRefusedWith400MalformedJson() {
-        JsonNode e = error(server.post(ROUTE, "{\"agent\": "), 400);
-
-        assertEquals("malformed_json", e.get("error").asText());
     }
 
     // ---- the event bus ----------------------------------------------------------------
@@ -309,6 +268,12 @@ class SignalsHttpTest {
 
     private static String signal(String agent, String kind, String payloadJson) {
         return "{\"agent\": \"" + agent + "\", \"signal\": {\"kind\": \"" + kind + "\", \"payload\": " + payloadJson + "}}";
+    }
+
+    private static Set<String> signalsRuleNames() {
+        Set<String> names = ruleNames(server, "signals");
+        assertEquals(14, names.size(), "the shipped signals pack: 8 agent, 3 plugin, 3 strategy routes: " + names);
+        return names;
     }
 
     private static void createInstance(String id, String machine) {
@@ -364,17 +329,6 @@ class SignalsHttpTest {
         if (!d.get("tier").isNull()) {
             assertTrue(TIERS.contains(d.get("tier").asText()), d.toString());
         }
-    }
-
-    private static Set<String> signalsRuleNames() {
-        Set<String> names = new HashSet<>();
-        json(server.get("/v1/rules"), 200).get("rules").forEach(r -> {
-            if (r.get("pack").asText().equals("signals")) {
-                names.add(r.get("name").asText());
-            }
-        });
-        assertEquals(14, names.size(), "the shipped signals pack: 8 agent, 3 plugin, 3 strategy routes: " + names);
-        return names;
     }
 
 }

@@ -4,6 +4,8 @@ import io.signalman.TestBundles;
 import io.signalman.app.Server;
 import io.vertx.core.Vertx;
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -11,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import net.jqwik.api.lifecycle.AroundContainerHook;
+import net.jqwik.api.lifecycle.ContainerLifecycleContext;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -25,6 +29,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @RegisterExtension
  * static final TestServer server = TestServer.seed();
  * }</pre>
+ *
+ * <p>A jqwik container has it the same way through {@link ForProperties}: the field is static, and
+ * the class carries {@code @AddLifecycleHook(TestServer.ForProperties.class)}.
  */
 public final class TestServer implements BeforeAllCallback, AfterAllCallback {
 
@@ -54,12 +61,20 @@ public final class TestServer implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        dir = Files.createTempDirectory("signalman-test-server");
-        server = starter.start(dir);
+        start();
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws IOException {
+        stop();
+    }
+
+    private void start() throws Exception {
+        dir = Files.createTempDirectory("signalman-test-server");
+        server = starter.start(dir);
+    }
+
+    private void stop() throws IOException {
         if (server != null) {
             server.close();
         }
@@ -77,6 +92,40 @@ public final class TestServer implements BeforeAllCallback, AfterAllCallback {
     public void restart() throws Exception {
         server.close();
         server = starter.start(dir);
+    }
+
+    /**
+     * For a jqwik container: each static TestServer field of the class is started before its first
+     * property and closed after its last, as JUnit does for a {@code @RegisterExtension} field.
+     */
+    public static final class ForProperties implements AroundContainerHook {
+
+        @Override
+        public void beforeContainer(ContainerLifecycleContext context) {
+            each(context, TestServer::start);
+        }
+
+        @Override
+        public void afterContainer(ContainerLifecycleContext context) {
+            each(context, TestServer::stop);
+        }
+
+        private interface Step {
+            void on(TestServer server) throws Exception;
+        }
+
+        private static void each(ContainerLifecycleContext context, Step step) {
+            for (Field f : context.optionalContainerClass().orElseThrow().getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) && f.getType() == TestServer.class) {
+                    try {
+                        f.setAccessible(true);
+                        step.on((TestServer) f.get(null));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(context.label() + ": the server in " + f.getName(), e);
+                    }
+                }
+            }
+        }
     }
 
     public Server server() {

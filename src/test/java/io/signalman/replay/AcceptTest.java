@@ -1,5 +1,8 @@
 package io.signalman.replay;
 
+import static io.signalman.TestBundles.BROKER_HISTORY;
+import static io.signalman.TestBundles.TOOL_RULE;
+import static io.signalman.TestBundles.copyOfBrokerHistory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,8 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code replay --accept} changes only what changed: the diff shows exactly the changed decisions. */
 class AcceptTest {
 
-    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");
-    private static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
 
     @TempDir
     static Path tmp;
@@ -33,10 +34,8 @@ class AcceptTest {
 
     @Test
     void onlyTheChangedRecordsAreRewrittenAndEveryOtherLineIsKeptByteForByte() throws Exception {
-        Path archive = tmp.resolve("plain/history.jsonl");
-        Files.createDirectories(archive.getParent());
-        Files.copy(HISTORY, archive);
-        List<String> before = Files.readAllLines(HISTORY);
+        Path archive = copyOfBrokerHistory(tmp.resolve("plain/history.jsonl"));
+        List<String> before = Files.readAllLines(BROKER_HISTORY);
 
         CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--rules", changedRules.toString(), "--accept",
                 archive.toString());
@@ -72,7 +71,7 @@ class AcceptTest {
         Path sealed = tmp.resolve("sealed/history.jsonl");
         Files.createDirectories(sealed.getParent());
         StringBuilder b = new StringBuilder();
-        for (String line : Files.readAllLines(HISTORY)) {
+        for (String line : Files.readAllLines(BROKER_HISTORY)) {
             b.append(new String(io.signalman.datadir.RecordLine.seal(line.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                     java.nio.charset.StandardCharsets.UTF_8));
         }
@@ -93,7 +92,7 @@ class AcceptTest {
 
     @Test
     void aCompressedArchiveIsAcceptedAndStaysCompressed() throws Exception {
-        Path gz = ArchiveTest.gzip(Files.readAllBytes(HISTORY), tmp.resolve("gz/history.jsonl.gz"));
+        Path gz = ArchiveTest.gzip(Files.readAllBytes(BROKER_HISTORY), tmp.resolve("gz/history.jsonl.gz"));
 
         CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--rules", changedRules.toString(), "--accept",
                 gz.toString());
@@ -101,7 +100,7 @@ class AcceptTest {
 
         assertEquals(0, accepted.code(), accepted.out() + accepted.err());
         assertEquals(0, again.code(), again.out());
-        assertTrue(again.out().contains("replayed " + Files.readAllLines(HISTORY).size() + " records"), again.out());
+        assertTrue(again.out().contains("replayed " + Files.readAllLines(BROKER_HISTORY).size() + " records"), again.out());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.signalman.replay;
 
+import static io.signalman.TestBundles.BROKER_HISTORY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,16 +19,15 @@ import org.junit.jupiter.api.io.TempDir;
 /** Archives as the decision log leaves them: plain and gzip-compressed files, torn tails, folders with nothing to read. */
 class ArchiveTest {
 
-    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");
 
     @TempDir
     Path tmp;
 
     @Test
     void aCompressedCopyGivesTheSameReportAsThePlainFile() throws Exception {
-        Path gz = gzip(Files.readAllBytes(HISTORY), tmp.resolve("gz/history.jsonl.gz"));
+        Path gz = gzip(Files.readAllBytes(BROKER_HISTORY), tmp.resolve("gz/history.jsonl.gz"));
 
-        ReplayReport plain = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(HISTORY))));
+        ReplayReport plain = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(BROKER_HISTORY))));
         ReplayReport compressed = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(gz.getParent()))));
 
         assertTrue(compressed.passed(), compressed::toText);
@@ -37,14 +37,14 @@ class ArchiveTest {
 
     @Test
     void aCompressedFileCutShortIsReadAsFarAsItGoesAndItsTornLineReported() throws Exception {
-        byte[] whole = Files.readAllBytes(gzip(Files.readAllBytes(HISTORY), tmp.resolve("whole.jsonl.gz")));
+        byte[] whole = Files.readAllBytes(gzip(Files.readAllBytes(BROKER_HISTORY), tmp.resolve("whole.jsonl.gz")));
         Path cut = tmp.resolve("cut/history.jsonl.gz");
         Files.createDirectories(cut.getParent());
         Files.write(cut, Arrays.copyOf(whole, whole.length * 2 / 3));
 
         ReplayReport report = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(cut))));
 
-        assertTrue(report.records() > 0 && report.records() < Files.readAllLines(HISTORY).size(), report::toText);
+        assertTrue(report.records() > 0 && report.records() < Files.readAllLines(BROKER_HISTORY).size(), report::toText);
         assertTrue(report.passed(), report::toText);
         assertTrue(report.problems().stream().anyMatch(p -> p.message().contains("compressed file ends early")), report::toText);
     }
@@ -53,12 +53,12 @@ class ArchiveTest {
     void aLogFileLeftBesideItsCompressedCopyIsReadOnce() throws Exception {
         Path dir = tmp.resolve("both");
         Files.createDirectories(dir);
-        Files.copy(HISTORY, dir.resolve("decisions-1.jsonl"));
-        gzip(Files.readAllBytes(HISTORY), dir.resolve("decisions-1.jsonl.gz"));
+        Files.copy(BROKER_HISTORY, dir.resolve("decisions-1.jsonl"));
+        gzip(Files.readAllBytes(BROKER_HISTORY), dir.resolve("decisions-1.jsonl.gz"));
 
         ReplayReport report = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(dir))));
 
-        assertEquals(Files.readAllLines(HISTORY).size(), report.records());
+        assertEquals(Files.readAllLines(BROKER_HISTORY).size(), report.records());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.signalman.replay;
 
+import static io.signalman.TestBundles.BROKER_HISTORY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeterminismTest {
 
-    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");
     private static final int RECORDS = 6_400;
 
     @TempDir
@@ -65,17 +65,17 @@ class DeterminismTest {
         assertTrue(Determinism.SAMPLE.checks(Firsts.position(0, 6)));
         Path atLine6 = tmp.resolve("line6/history.jsonl");
         Files.createDirectories(atLine6.getParent());
-        Files.writeString(atLine6, "\n".repeat(5) + Files.readString(HISTORY, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+        Files.writeString(atLine6, "\n".repeat(5) + Files.readString(BROKER_HISTORY, StandardCharsets.UTF_8), StandardCharsets.UTF_8);
 
         // When each is replayed with the sample, and the first with all
-        ReplayReport skipped = replay(twoWays.apart(), HISTORY, 1, Determinism.SAMPLE);
-        ReplayReport all = replay(twoWays.apart(), HISTORY, 1, Determinism.ALL);
+        ReplayReport skipped = replay(twoWays.apart(), BROKER_HISTORY, 1, Determinism.SAMPLE);
+        ReplayReport all = replay(twoWays.apart(), BROKER_HISTORY, 1, Determinism.ALL);
         ReplayReport sampled = replay(twoWays.apart(), atLine6, 1, Determinism.SAMPLE);
         ReplayReport sampledAgain = replay(twoWays.apart(), atLine6, 1, Determinism.SAMPLE);
 
         // Then all catches it at line 1; the sample misses it there and catches it at line 6, on both runs
         assertEquals(List.of(), where(skipped), skipped::toText);
-        assertEquals(List.of(HISTORY + ":1"), where(all), all::toText);
+        assertEquals(List.of(BROKER_HISTORY + ":1"), where(all), all::toText);
         assertEquals(List.of(atLine6 + ":6"), where(sampled), sampled::toText);
         assertEquals(where(sampled), where(sampledAgain));
         assertEquals(0, skipped.violationCount(), "the rule keeps every other invariant: " + skipped.toText());

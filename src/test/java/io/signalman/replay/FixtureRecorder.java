@@ -70,63 +70,71 @@ public final class FixtureRecorder {
                 + "\"},\"type\":\"" + type + "\",\"subtype\":\"" + subtype + "\",\"payload\":{\"note\":\"" + id + "\"}}";
     }
 
+    /** The messages of a table, a line each: "ID SENDER PRIORITY TYPE [SUBTYPE]" (no subtype: the empty one). */
+    static List<String> messages(String table) {
+        return table.lines().map(line -> line.trim().split(" +")).map(m -> msg(m[0], m[1], m[2], m[3], m.length > 4 ? m[4] : ""))
+                .toList();
+    }
+
     /** One or more messages for every rule and every edge case the issue names. */
     static List<String> crafted() {
-        return List.of(
-                msg("crit-trade", "foresight", "critical", "event", "trade.executed"),
-                msg("crit-trade-unauthorized", "tool-smith", "critical", "event", "trade.failed"),
-                msg("crit-memory", "memory-service", "critical", "event", "memory.committed"),
-                msg("crit-escalation", "indecision-engine", "critical", "escalation", "signal.stale"),
-                msg("crit-unknown", "stranger", "critical", "event", "misc.hello"),
-                msg("auth-content-from-trader", "foresight", "normal", "event", "content.published"),
-                msg("auth-trade-from-tooling", "tool-smith", "normal", "event", "trade.executed"),
-                msg("auth-trade-from-signals", "indecision-engine", "high", "event", "trade.executed"),
-                msg("auth-signal-from-trader", "sports-agent", "normal", "event", "signal.published"),
-                msg("auth-offline-from-tooling", "tool-smith", "normal", "event", "service.offline"),
-                msg("auth-memory-from-content", "content-writer", "low", "event", "memory.committed"),
-                msg("esc-foresight", "foresight", "normal", "escalation", "trade.halted"),
-                msg("esc-outside-authority", "tool-smith", "normal", "escalation", "trade.executed"),
-                msg("esc-openclaw", "openclaw", "high", "escalation", "budget.approved"),
-                msg("esc-knox", "knox", "normal", "escalation", "misc.hello"),
-                msg("esc-unknown", "stranger", "normal", "escalation", "service.offline"),
-                msg("trade-executed", "foresight", "normal", "event", "trade.executed"),
-                msg("trade-completed", "perpetuals-bot", "normal", "event", "trade.completed"),
-                msg("trade-entry", "political-agent", "low", "event", "trade.entry"),
-                msg("trade-report", "sports-agent", "normal", "event", "trade.report"),
-                msg("trade-from-unknown", "stranger", "normal", "event", "trade.executed"),
-                msg("signal-registry", "indecision-engine", "normal", "event", "signal.published"),
-                msg("signal-registry-low", "indecision-engine", "low", "event", "signal.published"),
-                msg("signal-unrestricted-sender", "data-engineer", "normal", "event", "signal.published"),
-                msg("service-offline", "sentinel", "normal", "event", "service.offline"),
-                msg("service-offline-watchdog", "watchdog", "high", "event", "service.offline"),
-                msg("service-online", "nats-bridge", "normal", "event", "service.online"),
-                msg("service-degraded", "djed", "normal", "event", "service.degraded"),
-                msg("content-published", "content-writer", "normal", "event", "content.published"),
-                msg("content-draft", "social-agent", "normal", "event", "content.draft"),
-                msg("memory-committed", "memory-service", "normal", "event", "memory.committed"),
-                msg("memory-committed-foresight", "foresight", "normal", "event", "memory.committed"),
-                msg("report-pnl", "foresight", "normal", "event", "pnl.report"),
-                msg("report-sla", "watchdog", "normal", "event", "sla.report"),
-                msg("report-audience", "content-writer", "normal", "event", "audience.report"),
-                msg("report-tool", "data-engineer", "normal", "event", "tool.report"),
-                msg("report-unknown", "stranger", "normal", "event", "pnl.report"),
-                msg("report-cfo", "cfo", "normal", "event", "pnl.report"),
-                msg("tool-installed", "tool-smith", "normal", "event", "tool.installed"),
-                msg("tool-failed", "data-engineer", "high", "event", "tool.failed"),
-                msg("default-unknown", "stranger", "low", "event", "misc.hello"),
-                msg("default-knox", "knox", "normal", "event", "misc.hello"),
-                msg("default-empty-subtype", "openclaw", "normal", "status", ""),
-                msg("default-command", "data-engineer", "normal", "command", "deploy.requested"));
+        return messages("""
+                crit-trade                 foresight         critical event      trade.executed
+                crit-trade-unauthorized    tool-smith        critical event      trade.failed
+                crit-memory                memory-service    critical event      memory.committed
+                crit-escalation            indecision-engine critical escalation signal.stale
+                crit-unknown               stranger          critical event      misc.hello
+                auth-content-from-trader   foresight         normal   event      content.published
+                auth-trade-from-tooling    tool-smith        normal   event      trade.executed
+                auth-trade-from-signals    indecision-engine high     event      trade.executed
+                auth-signal-from-trader    sports-agent      normal   event      signal.published
+                auth-offline-from-tooling  tool-smith        normal   event      service.offline
+                auth-memory-from-content   content-writer    low      event      memory.committed
+                esc-foresight              foresight         normal   escalation trade.halted
+                esc-outside-authority      tool-smith        normal   escalation trade.executed
+                esc-openclaw               openclaw          high     escalation budget.approved
+                esc-knox                   knox              normal   escalation misc.hello
+                esc-unknown                stranger          normal   escalation service.offline
+                trade-executed             foresight         normal   event      trade.executed
+                trade-completed            perpetuals-bot    normal   event      trade.completed
+                trade-entry                political-agent   low      event      trade.entry
+                trade-report               sports-agent      normal   event      trade.report
+                trade-from-unknown         stranger          normal   event      trade.executed
+                signal-registry            indecision-engine normal   event      signal.published
+                signal-registry-low        indecision-engine low      event      signal.published
+                signal-unrestricted-sender data-engineer     normal   event      signal.published
+                service-offline            sentinel          normal   event      service.offline
+                service-offline-watchdog   watchdog          high     event      service.offline
+                service-online             nats-bridge       normal   event      service.online
+                service-degraded           djed              normal   event      service.degraded
+                content-published          content-writer    normal   event      content.published
+                content-draft              social-agent      normal   event      content.draft
+                memory-committed           memory-service    normal   event      memory.committed
+                memory-committed-foresight foresight         normal   event      memory.committed
+                report-pnl                 foresight         normal   event      pnl.report
+                report-sla                 watchdog          normal   event      sla.report
+                report-audience            content-writer    normal   event      audience.report
+                report-tool                data-engineer     normal   event      tool.report
+                report-unknown             stranger          normal   event      pnl.report
+                report-cfo                 cfo               normal   event      pnl.report
+                tool-installed             tool-smith        normal   event      tool.installed
+                tool-failed                data-engineer     high     event      tool.failed
+                default-unknown            stranger          low      event      misc.hello
+                default-knox               knox              normal   event      misc.hello
+                default-empty-subtype      openclaw          normal   status
+                default-command            data-engineer     normal   command    deploy.requested
+                """);
     }
 
     /** Messages under an org chart that has no trading agent: the seed's fallback list decides. */
     static List<String> noTraders() {
-        return List.of(
-                msg("fallback-signal", "indecision-engine", "normal", "event", "signal.published"),
-                msg("fallback-signal-high", "indecision-engine", "high", "event", "signal.published"),
-                msg("fallback-critical-signal", "indecision-engine", "critical", "event", "signal.published"),
-                msg("fallback-other-signal", "indecision-engine", "normal", "event", "signal.stale"),
-                msg("fallback-trade", "foresight", "normal", "event", "trade.executed"));
+        return messages("""
+                fallback-signal          indecision-engine normal   event signal.published
+                fallback-signal-high     indecision-engine high     event signal.published
+                fallback-critical-signal indecision-engine critical event signal.published
+                fallback-other-signal    indecision-engine normal   event signal.stale
+                fallback-trade           foresight         normal   event trade.executed
+                """);
     }
 
     /** A deterministic sample of the whole vocabulary (same seed, same history). */

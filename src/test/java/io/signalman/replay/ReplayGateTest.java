@@ -40,7 +40,7 @@ class ReplayGateTest {
                 first.message());
         assertTrue(first.message().endsWith("record it with signalman replay --accept " + TestBundles.FIXTURES
                 + " and review the diff"), first.message());
-        assertEquals(TestBundles.FIXTURES.resolve("broker/history.jsonl").toAbsolutePath().toString(), first.file());
+        assertEquals(TestBundles.BROKER_HISTORY.toAbsolutePath().toString(), first.file());
     }
 
     @Test
@@ -101,7 +101,7 @@ class ReplayGateTest {
         assertEquals(1, r.code());
         assertTrue(r.err().contains("signalman: the rules compile, but the gate refused them"), r.err());
         assertFalse(r.err().contains("do not compile"), r.err());
-        assertTrue(r.err().startsWith(TestBundles.FIXTURES.resolve("broker/history.jsonl") + ":"), r.err());
+        assertTrue(r.err().startsWith(TestBundles.BROKER_HISTORY + ":"), r.err());
         assertFalse(r.err().contains("rules/" + TestBundles.FIXTURES), r.err());
     }
 }

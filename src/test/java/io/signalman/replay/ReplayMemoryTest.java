@@ -1,5 +1,6 @@
 package io.signalman.replay;
 
+import static io.signalman.TestBundles.TOOL_RULE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplayMemoryTest {
 
     static final int RECORDS = 250_000;
-    private static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
 
     @TempDir
     Path tmp;

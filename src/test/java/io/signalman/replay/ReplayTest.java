@@ -1,5 +1,8 @@
 package io.signalman.replay;
 
+import static io.signalman.TestBundles.BROKER_HISTORY;
+import static io.signalman.TestBundles.TOOL_RULE;
+import static io.signalman.TestBundles.copyOfBrokerHistory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code signalman replay}: what changes, what breaks, and what the exit code says. */
 class ReplayTest {
 
-    private static final Path HISTORY = TestBundles.FIXTURES.resolve("broker/history.jsonl");
-    private static final String TOOL_RULE = "tool messages go to the Sr. Director of Tooling at low priority";
 
     @TempDir
     static Path tmp;
@@ -39,7 +40,7 @@ class ReplayTest {
 
     @Test
     void aChangedRuleListsExactlyTheDecisionsItChanges() throws Exception {
-        Archive archive = Archive.read(List.of(HISTORY));
+        Archive archive = Archive.read(List.of(BROKER_HISTORY));
         long decidedByToolRule = archive.files().get(0).entries().stream().filter(e -> TOOL_RULE.equals(e.record().rule())).count();
 
         ReplayReport report = new Replayer(changed, null, null).replay(archive);
@@ -56,7 +57,7 @@ class ReplayTest {
 
     @Test
     void theCommandExitsNonZeroOnChangesAndZeroWhenNothingChanged() {
-        assertEquals(1, CliRunner.run("replay", "--rules", changedRules.toString(), HISTORY.toString()).code());
+        assertEquals(1, CliRunner.run("replay", "--rules", changedRules.toString(), BROKER_HISTORY.toString()).code());
         CliRunner.Result same = CliRunner.run("replay", "--rules", TestBundles.RULES.toString(), TestBundles.FIXTURES.toString());
         assertEquals(0, same.code(), same.out() + same.err());
         assertTrue(same.out().contains("PASS"));
@@ -64,7 +65,7 @@ class ReplayTest {
 
     @Test
     void aBaselineIsComparedInsteadOfTheRecordedDecisions() throws Exception {
-        ReplayReport report = new Replayer(changed, TestBundles.shipped(), null).replay(Archive.read(List.of(HISTORY)));
+        ReplayReport report = new Replayer(changed, TestBundles.shipped(), null).replay(Archive.read(List.of(BROKER_HISTORY)));
         assertTrue(report.toText().contains("compared with rules " + TestBundles.shipped().revision()));
         assertEquals(report.groups().get(0).count(), report.changed());
         assertEquals(TOOL_RULE, report.groups().get(0).from());
@@ -73,7 +74,7 @@ class ReplayTest {
     @Test
     void theReportFileIsJsonWithTheChanges() throws Exception {
         Path report = tmp.resolve("report.json");
-        CliRunner.run("replay", "--rules", changedRules.toString(), "--report", report.toString(), HISTORY.toString());
+        CliRunner.run("replay", "--rules", changedRules.toString(), "--report", report.toString(), BROKER_HISTORY.toString());
         var json = Json.parse(Files.readAllBytes(report));
         assertFalse(json.get("passed").asBoolean());
         assertEquals(TOOL_RULE, json.get("changes").get(0).get("from_rule").asText());
@@ -82,9 +83,7 @@ class ReplayTest {
 
     @Test
     void acceptRecordsTheIntendedChangeSoTheNextReplayPasses() throws Exception {
-        Path archive = tmp.resolve("accept/history.jsonl");
-        Files.createDirectories(archive.getParent());
-        Files.copy(HISTORY, archive);
+        Path archive = copyOfBrokerHistory(tmp.resolve("accept/history.jsonl"));
 
         CliRunner.Result accepted = CliRunner.run("replay", "--rules", changedRules.toString(), "--accept", archive.toString());
         CliRunner.Result again = CliRunner.run("replay", "--rules", changedRules.toString(), archive.toString());
@@ -92,28 +91,26 @@ class ReplayTest {
         assertEquals(0, accepted.code(), accepted.err());
         assertTrue(accepted.out().contains("accepted"));
         assertEquals(0, again.code(), again.out());
-        assertEquals(Files.readAllLines(HISTORY).size(), Files.readAllLines(archive).size());
+        assertEquals(Files.readAllLines(BROKER_HISTORY).size(), Files.readAllLines(archive).size());
     }
 
     @Test
     void aTornLastLineIsSkippedAndReportedButNotFatal() throws Exception {
-        Path archive = tmp.resolve("torn/history.jsonl");
-        Files.createDirectories(archive.getParent());
-        Files.copy(HISTORY, archive);
+        Path archive = copyOfBrokerHistory(tmp.resolve("torn/history.jsonl"));
         Files.writeString(archive, "{\"decision_id\":\"01TORN\",\"pack\":\"bro", StandardOpenOption.APPEND);
 
         ReplayReport report = new Replayer(TestBundles.shipped(), null, null).replay(Archive.read(List.of(archive)));
 
         assertTrue(report.passed(), report::toText);
         assertTrue(report.problems().stream().anyMatch(p -> p.torn() && p.message().contains("torn last line")));
-        assertEquals(Files.readAllLines(HISTORY).size(), report.records());
+        assertEquals(Files.readAllLines(BROKER_HISTORY).size(), report.records());
     }
 
     @Test
     void anUnreadableRecordInTheMiddleFailsTheReplay() throws Exception {
         Path archive = tmp.resolve("garbled/history.jsonl");
         Files.createDirectories(archive.getParent());
-        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(HISTORY));
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(BROKER_HISTORY));
         lines.add(5, "not json at all");
         Files.writeString(archive, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
 
@@ -129,7 +126,7 @@ class ReplayTest {
         Path rules = TestBundles.copyOfRules(tmp.resolve("broken-invariant"));
         TestBundles.edit(rules.resolve("broker/routing.drl"), "decide.primary(\"openclaw\", \"knox\")", "decide.primary(\"openclaw\")");
 
-        ReplayReport report = new Replayer(TestBundles.compile(rules), null, null).replay(Archive.read(List.of(HISTORY)));
+        ReplayReport report = new Replayer(TestBundles.compile(rules), null, null).replay(Archive.read(List.of(BROKER_HISTORY)));
 
         assertFalse(report.violations().isEmpty());
         ReplayReport.Violation v = report.violations().get(0);
@@ -146,13 +143,13 @@ class ReplayTest {
         // record decided two ways is line 1), and a sample that does not pick line 1
         assertFalse(Determinism.SAMPLE.checks(Firsts.position(0, 1)));
         Path report = tmp.resolve("determinism-all.json");
-        String violation = NondeterministicRules.INVARIANT + " (broker) at " + HISTORY + ":1: decided ";
+        String violation = NondeterministicRules.INVARIANT + " (broker) at " + BROKER_HISTORY + ":1: decided ";
 
         // When the history is replayed with --determinism all, then with the default
         CliRunner.Result all = CliRunner.run("replay", "--quiet", "--threads", "1", "--determinism", "all", "--rules",
-                twoWaysRules.toString(), "--report", report.toString(), HISTORY.toString());
+                twoWaysRules.toString(), "--report", report.toString(), BROKER_HISTORY.toString());
         CliRunner.Result sample = CliRunner.run("replay", "--quiet", "--threads", "1", "--rules", twoWaysRules.toString(),
-                HISTORY.toString());
+                BROKER_HISTORY.toString());
 
         // Then all breaks determinism at line 1 and says it checked every record; the sample does not
         assertEquals(1, all.code(), all.out() + all.err());
@@ -175,7 +172,7 @@ class ReplayTest {
 
         // When it is replayed without --determinism
         CliRunner.Result r = CliRunner.run("replay", "--quiet", "--rules", TestBundles.RULES.toString(), "--report",
-                report.toString(), HISTORY.toString());
+                report.toString(), BROKER_HISTORY.toString());
 
         // Then the text and the JSON count those records, of every record decided
         assertEquals(0, r.code(), r.out() + r.err());
@@ -192,9 +189,7 @@ class ReplayTest {
     @Test
     void acceptChecksDeterminismOnEveryRecordAndWillNotBeToldToSample() throws Exception {
         // Given a copy of the history, and rules that decide a record the sample skips two ways
-        Path archive = tmp.resolve("accept-two-ways/history.jsonl");
-        Files.createDirectories(archive.getParent());
-        Files.copy(HISTORY, archive);
+        Path archive = copyOfBrokerHistory(tmp.resolve("accept-two-ways/history.jsonl"));
 
         // When the changes are accepted, by default and then asking for the sample
         CliRunner.Result accepted = CliRunner.run("replay", "--quiet", "--threads", "1", "--rules", twoWaysRules.toString(),
@@ -206,7 +201,7 @@ class ReplayTest {
         assertEquals(1, accepted.code(), accepted.out() + accepted.err());
         assertTrue(accepted.out().contains(NondeterministicRules.INVARIANT + " (broker) at " + archive + ":1"), accepted.out());
         assertTrue(accepted.err().contains("not accepting: the candidate rules break invariants"), accepted.err());
-        assertEquals(Files.readString(HISTORY), Files.readString(archive));
+        assertEquals(Files.readString(BROKER_HISTORY), Files.readString(archive));
         assertEquals(2, sampled.code(), sampled.err());
         assertTrue(sampled.err().contains("--accept checks determinism on every record: leave out --determinism sample"),
                 sampled.err());
@@ -214,7 +209,7 @@ class ReplayTest {
 
     @Test
     void determinismTakesAllOrSampleAndTheHelpSaysSo() {
-        CliRunner.Result wrong = CliRunner.run("replay", "--determinism", "some", HISTORY.toString());
+        CliRunner.Result wrong = CliRunner.run("replay", "--determinism", "some", BROKER_HISTORY.toString());
         CliRunner.Result help = CliRunner.run("replay", "--help");
 
         assertEquals(2, wrong.code());

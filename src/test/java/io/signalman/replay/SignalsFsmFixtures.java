@@ -32,73 +32,104 @@ final class SignalsFsmFixtures {
         return "{\"agent\":\"" + agent + "\",\"signal\":{\"kind\":\"" + kind + "\"" + (payload == null ? "" : ",\"payload\":" + payload) + "}}";
     }
 
+    /** Creates FSM instance {@code id} of {@code machine}, then sends it the actions of {@code script}. */
+    private static void instance(ScriptedRecording s, String id, String machine, String script) throws Exception {
+        s.expect(201, "/v1/fsm/instances", "{\"id\":\"" + id + "\",\"machine\":\"" + machine + "\"}");
+        actions(s, id, script);
+    }
+
+    /** Sends instance {@code id} the actions of {@code script} in order, a line each: "STATUS ACTION [PAYLOAD]", the status it must get. */
+    private static void actions(ScriptedRecording s, String id, String script) throws Exception {
+        for (String line : script.lines().toList()) {
+            String[] step = line.split(" ", 3);
+            s.expect(Integer.parseInt(step[0]), "/v1/fsm/instances/" + id + "/actions", act(step[1], step.length > 2 ? step[2] : null));
+        }
+    }
+
     private static void reviewFlow(ScriptedRecording s) throws Exception {
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"review-1\",\"machine\":\"review-flow\"}");
-        String a = "/v1/fsm/instances/review-1/actions";
-        s.expect(409, a, act("finish", null));
-        s.expect(200, a, act("start", null));
-        s.expect(200, a, act("review", "{\"quality\":0.3}"));
-        s.expect(409, a, act("review", "{\"quality\":0.9}"));
-        s.expect(200, a, act("restart", null));
-        s.expect(200, a, act("review", "{\"quality\":0.7}"));
-        s.expect(409, a, act("start", null));
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"review-2\",\"machine\":\"review-flow\"}");
-        String b = "/v1/fsm/instances/review-2/actions";
-        s.expect(200, b, act("start", null));
-        s.expect(200, b, act("review", null));
-        s.expect(200, b, act("restart", "{\"note\":\"second pass\"}"));
-        s.expect(200, b, act("review", "{\"quality\":\"high\"}"));
-        s.expect(200, b, act("restart", null));
-        s.expect(200, b, act("finish", null));
+        instance(s, "review-1", "review-flow", """
+                409 finish
+                200 start
+                200 review {"quality":0.3}
+                409 review {"quality":0.9}
+                200 restart
+                200 review {"quality":0.7}
+                409 start
+                """);
+        instance(s, "review-2", "review-flow", """
+                200 start
+                200 review
+                200 restart {"note":"second pass"}
+                200 review {"quality":"high"}
+                200 restart
+                200 finish
+                """);
     }
 
     private static void transaction(ScriptedRecording s) throws Exception {
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"teller\",\"machine\":\"transaction\"}");
-        String a = "/v1/fsm/instances/teller/actions";
-        s.expect(409, a, act("commit", "{\"approved\":true}"));
-        s.expect(200, a, act("begin", null));
-        s.expect(409, a, act("commit", "{\"approved\":false}"));
-        s.expect(409, a, act("commit", null));
-        s.expect(200, a, act("commit", "{\"approved\":true}"));
-        s.expect(200, a, act("begin", null));
-        s.expect(200, a, act("abort", null));
+        instance(s, "teller", "transaction", """
+                409 commit {"approved":true}
+                200 begin
+                409 commit {"approved":false}
+                409 commit
+                200 commit {"approved":true}
+                200 begin
+                200 abort
+                """);
+    }
+
+    /** Routes the signals of {@code script} in order, a line each: "AGENT KIND [PAYLOAD]", every one decided (200). */
+    private static void routes(ScriptedRecording s, String script) throws Exception {
+        for (String line : script.lines().toList()) {
+            String[] signal = line.split(" ", 3);
+            s.expect(200, SIGNALS, signal(signal[0], signal[1], signal.length > 2 ? signal[2] : null));
+        }
     }
 
     private static void signals(ScriptedRecording s) throws Exception {
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"command\":\"/approve\"}"));
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"text\":\"looks good\"}"));
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"text\":\"over budget\",\"budget_exhausted\":true}"));
-        s.expect(200, SIGNALS, signal("reviewer", "custom:escalate", null));
-        s.expect(200, SIGNALS, signal("reviewer", "custom:Stop", null));
-        s.expect(200, SIGNALS, signal("reviewer", "tool_result", "{\"ok\":true}"));
-        s.expect(200, SIGNALS, signal("planner", "timer", null));
-        s.expect(200, SIGNALS, signal("planner", "custom:deploy", "{\"approved\":true}"));
-        s.expect(200, SIGNALS, signal("planner", "custom:deploy", "{\"approved\":false}"));
-        s.expect(200, SIGNALS, signal("planner", "user_message", "{\"text\":\"add a step\"}"));
-        s.expect(200, SIGNALS, signal("summarizer", "user_message", "{\"budget_exhausted\":true}"));
-        s.expect(200, SIGNALS, signal("summarizer", "user_message", "{\"text\":\"hello\"}"));
-        s.expect(200, SIGNALS, signal("summarizer", "stop", null));
-        s.expect(200, SIGNALS, signal("summarizer", "timer", null));
+        routes(s, """
+                reviewer user_message {"command":"/approve"}
+                reviewer user_message {"text":"looks good"}
+                reviewer user_message {"text":"over budget","budget_exhausted":true}
+                reviewer custom:escalate
+                reviewer custom:Stop
+                reviewer tool_result {"ok":true}
+                planner timer
+                planner custom:deploy {"approved":true}
+                planner custom:deploy {"approved":false}
+                planner user_message {"text":"add a step"}
+                summarizer user_message {"budget_exhausted":true}
+                summarizer user_message {"text":"hello"}
+                summarizer stop
+                summarizer timer
+                """);
         // Routes over the payload as a whole: a plain-text payload, an empty one, null, absent, an object
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "\"buy milk\""));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "\"\""));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "null"));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", null));
-        s.expect(200, SIGNALS, signal("notetaker", "user_message", "{\"text\":\"buy milk\"}"));
+        routes(s, """
+                notetaker user_message "buy milk"
+                notetaker user_message ""
+                notetaker user_message null
+                notetaker user_message
+                notetaker user_message {"text":"buy milk"}
+                """);
         // The teller agent runs a transaction: its strategy routes outrank everything.
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"clerk\",\"machine\":\"transaction\"}");
-        s.expect(200, SIGNALS, signal("clerk", "timer", null));
-        s.expect(200, SIGNALS, signal("clerk", "stop", null));
-        s.expect(200, SIGNALS, signal("clerk", "user_message", "{\"text\":\"idle, so not gated\"}"));
-        s.expect(200, "/v1/fsm/instances/clerk/actions", act("begin", null));
-        s.expect(200, SIGNALS, signal("clerk", "user_message", "{\"text\":\"mid-transaction\"}"));
-        s.expect(200, SIGNALS, signal("clerk", "stop", null));
-        s.expect(200, SIGNALS, signal("clerk", "timer", null));
+        instance(s, "clerk", "transaction", "");
+        routes(s, """
+                clerk timer
+                clerk stop
+                clerk user_message {"text":"idle, so not gated"}
+                """);
+        actions(s, "clerk", "200 begin");
+        routes(s, """
+                clerk user_message {"text":"mid-transaction"}
+                clerk stop
+                clerk timer
+                """);
         // The reviewer itself runs a transaction: strategy salience 0 beats agent salience 1,000,000.
-        s.expect(201, "/v1/fsm/instances", "{\"id\":\"reviewer\",\"machine\":\"transaction\"}");
-        s.expect(200, "/v1/fsm/instances/reviewer/actions", act("begin", null));
-        s.expect(200, SIGNALS, signal("reviewer", "user_message", "{\"command\":\"/approve\"}"));
-        s.expect(200, SIGNALS, signal("reviewer", "stop", null));
-        s.expect(200, SIGNALS, signal("reviewer", "custom:Stop", null));
+        instance(s, "reviewer", "transaction", "200 begin");
+        routes(s, """
+                reviewer user_message {"command":"/approve"}
+                reviewer stop
+                reviewer custom:Stop
+                """);
     }
 }

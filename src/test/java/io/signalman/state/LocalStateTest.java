@@ -86,19 +86,16 @@ class LocalStateTest {
 
     @Test
     void aCleanStopAndAStartKeepEveryEntryVersionAndTombstone() {
-        DecisionLog log = new DecisionLog(dir.resolve("decisions"), FsyncPolicy.INTERVAL, 100);
-        LocalState state = LocalState.open(config, List.of(SPEC), dir.resolve("state"), log, FsyncPolicy.INTERVAL);
-        StateStore<String> notes = state.stores().named("notes");
-        notes.create("a", "first");
-        Versioned<String> a = decide(notes, log, "a", "second");
-        notes.create("gone", "done");
+        OnDisk node = open(config, FsyncPolicy.INTERVAL);
+        node.notes().create("a", "first");
+        Versioned<String> a = decide(node.notes(), node.log(), "a", "second");
+        node.notes().create("gone", "done");
         clock.advance(Duration.ofDays(8));
-        state.sweep();
-        log.close();
-        state.close();
+        node.state().sweep();
+        node.log().close();
+        node.state().close();
 
-        LocalState again = LocalState.open(config, List.of(SPEC), dir.resolve("state"), reopen(), FsyncPolicy.INTERVAL);
-        StateStore<String> back = again.stores().named("notes");
+        StateStore<String> back = open(config, FsyncPolicy.INTERVAL).notes();
         assertEquals(a, back.get("a").orElseThrow());
         assertTrue(back.expiredAt("gone").isPresent());
         // Versions go on from where they were: an old version never matches again
@@ -107,19 +104,16 @@ class LocalStateTest {
 
     @Test
     void afterACrashTheJournalAndTheDecisionLogRebuildWhatTheSnapshotMisses() {
-        DecisionLog log = new DecisionLog(dir.resolve("decisions"), FsyncPolicy.ALWAYS, 100);
-        LocalState state = LocalState.open(config, List.of(SPEC), dir.resolve("state"), log, FsyncPolicy.ALWAYS);
-        StateStore<String> notes = state.stores().named("notes");
-        notes.create("a", "first");
-        state.snapshot();
+        OnDisk node = open(config, FsyncPolicy.ALWAYS);
+        node.notes().create("a", "first");
+        node.state().snapshot();
         // After the snapshot: a decision (in the log only), a create and a restore (in the journal only)
-        Versioned<String> a = decide(notes, log, "a", "decided");
-        notes.create("b", "created");
-        Versioned<String> b = notes.put("b", "restored");
-        log.close(); // the process dies here: no last snapshot
+        Versioned<String> a = decide(node.notes(), node.log(), "a", "decided");
+        node.notes().create("b", "created");
+        Versioned<String> b = node.notes().put("b", "restored");
+        node.log().close(); // the process dies here: no last snapshot
 
-        LocalState again = LocalState.open(config, List.of(SPEC), dir.resolve("state"), reopen(), FsyncPolicy.ALWAYS);
-        StateStore<String> back = again.stores().named("notes");
+        StateStore<String> back = open(config, FsyncPolicy.ALWAYS).notes();
         assertEquals(a, back.get("a").orElseThrow());
         assertEquals(b, back.get("b").orElseThrow());
     }
@@ -131,23 +125,21 @@ class LocalStateTest {
         // under the stop's own last force ("cannot force the state journal", a CI failure).
         StateConfig roomy = config.withMaxEntries(1_000_000);
         for (int round = 0; round < 5; round++) {
-            DecisionLog log = new DecisionLog(dir.resolve("decisions"), FsyncPolicy.INTERVAL, 100);
-            LocalState state = LocalState.open(roomy, List.of(SPEC), dir.resolve("state"), log, FsyncPolicy.INTERVAL).start(1);
-            StateStore<String> notes = state.stores().named("notes");
+            OnDisk node = open(roomy, FsyncPolicy.INTERVAL);
+            node.state().start(1);
             long until = System.nanoTime() + Duration.ofMillis(50).toNanos();
             int n = 0;
             while (System.nanoTime() < until) {
-                notes.create("r" + round + "-" + n++, "text");
+                node.notes().create("r" + round + "-" + n++, "text");
             }
-            log.close();
-            state.close();
+            node.log().close();
+            node.state().close();
 
-            LocalState again = LocalState.open(roomy, List.of(SPEC), dir.resolve("state"), reopen(), FsyncPolicy.INTERVAL);
-            StateStore<String> back = again.stores().named("notes");
+            OnDisk again = open(roomy, FsyncPolicy.INTERVAL);
             for (int i = 0; i < n; i++) {
-                assertTrue(back.get("r" + round + "-" + i).isPresent(), "round " + round + ": entry " + i + " of " + n + " kept");
+                assertTrue(again.notes().get("r" + round + "-" + i).isPresent(), "round " + round + ": entry " + i + " of " + n + " kept");
             }
-            again.close();
+            again.state().close();
         }
     }
 
@@ -159,7 +151,14 @@ class LocalStateTest {
                 StateLine.after("notes", key, after, TextNode.valueOf(after.value()))))).orElseThrow();
     }
 
-    private DecisionLog reopen() {
-        return new DecisionLog(dir.resolve("decisions"), FsyncPolicy.INTERVAL, 100);
+    /** A node's state on disk, the decision log it recovers from too, and its notes store. */
+    private record OnDisk(DecisionLog log, LocalState state, StateStore<String> notes) {
+    }
+
+    /** Opens (or, after a stop or a crash, reopens) the decision log and the state under the test's folder, both with {@code policy}. */
+    private OnDisk open(StateConfig c, FsyncPolicy policy) {
+        DecisionLog log = new DecisionLog(dir.resolve("decisions"), policy, 100);
+        LocalState state = LocalState.open(c, List.of(SPEC), dir.resolve("state"), log, policy);
+        return new OnDisk(log, state, state.stores().named("notes"));
     }
 }

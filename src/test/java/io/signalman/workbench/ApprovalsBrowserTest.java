@@ -1,8 +1,8 @@
 package io.signalman.workbench;
 
+import static io.signalman.TextAssertions.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
@@ -12,8 +12,8 @@ import io.signalman.people.PeopleConfig;
 import io.signalman.people.Principal;
 import io.signalman.people.Role;
 import java.util.EnumSet;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -33,10 +33,13 @@ class ApprovalsBrowserTest {
     private static final String ADDED = "    // checked with the desk";
 
     @RegisterExtension
+    @Order(1)
     static final TestServer server = TestServer.starting(dir -> Server.start(TestBundles.editableSeedServer(dir)
             .withAdminToken("approvals-browser-admin-token")
             .withPeople(PeopleConfig.defaults().withApprovals(1).withHashCost(new HashCost(64, 1, 1)))));
-    private static Browser browser;
+    @RegisterExtension
+    @Order(2)
+    static final Browser browser = Browser.of(server);
     private static String ana;
     private static String bo;
     private static String cy;
@@ -47,14 +50,6 @@ class ApprovalsBrowserTest {
         ana = server.server().people().addUser("ana", EnumSet.of(Role.AUTHOR), admin).token();
         bo = server.server().people().addUser("bo", EnumSet.of(Role.APPROVER), admin).token();
         cy = server.server().people().addUser("cy", EnumSet.of(Role.OPERATOR), admin).token();
-        browser = Browser.in(server.dir());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
     }
 
     @Test
@@ -78,25 +73,20 @@ class ApprovalsBrowserTest {
         String draft = (String) browser.js("return document.getElementById('draft-select').value");
 
         // ... her activation is refused: she is no operator, and the draft has no approval
-        typeNote(By.id("activate-note"), "a comment in the critical rule");
-        browser.click(By.id("activate-go"));
+        submitWithNote(By.id("activate-note"), "a comment in the critical rule", By.id("activate-go"));
         browser.waitForText(By.id("activate-result"), "Refused (403");
         browser.shot("approvals-author");
 
         // bo logs in and approves it with a note
-        logIn(bo, "signed in as bo (viewer, approver)");
-        openDraft(draft);
-        typeNote(By.id("verdict-note"), "the comment is right");
-        browser.click(By.id("approve-go"));
+        logInAndOpen(bo, "signed in as bo (viewer, approver)", draft);
+        submitWithNote(By.id("verdict-note"), "the comment is right", By.id("approve-go"));
         browser.waitForText(By.id("approvals-summary"), "1 of 1 approval(s)");
         browser.waitForText(By.id("approvals-list"), "approved by bo");
         browser.shot("approvals-approved");
 
         // cy logs in and activates it
-        logIn(cy, "signed in as cy (viewer, operator)");
-        openDraft(draft);
-        typeNote(By.id("activate-note"), "a comment in the critical rule");
-        browser.click(By.id("activate-go"));
+        logInAndOpen(cy, "signed in as cy (viewer, operator)", draft);
+        submitWithNote(By.id("activate-note"), "a comment in the critical rule", By.id("activate-go"));
         browser.waitForText(By.id("draft-status"), "Activated as activation #1");
         browser.waitForText(By.id("notice"), "Activated as #1");
 
@@ -106,9 +96,7 @@ class ApprovalsBrowserTest {
                 .filter(tr -> tr.getText().contains(RULE)).findFirst().orElse(null));
         row.findElement(By.cssSelector("a.timeline-link")).click();
         WebElement timeline = browser.waitForText(By.id("rule-timeline"), "activated by cy");
-        assertTrue(timeline.getText().contains("written by ana"), timeline.getText());
-        assertTrue(timeline.getText().contains("approved by bo (\"the comment is right\")"), timeline.getText());
-        assertTrue(timeline.getText().contains("+" + ADDED), timeline.getText());
+        assertContains(timeline.getText(), "written by ana", "approved by bo (\"the comment is right\")", "+" + ADDED);
         browser.shot("rule-timeline");
 
         assertFalse(browser.driver.manage().getCookies().iterator().hasNext(), "no token, and nothing else, in a cookie");
@@ -121,6 +109,12 @@ class ApprovalsBrowserTest {
         browser.waitForText(By.id("who"), shown);
     }
 
+    /** Logs in with {@code token} as the page shows it, then opens draft {@code id}. */
+    private static void logInAndOpen(String token, String shown, String id) {
+        logIn(token, shown);
+        openDraft(id);
+    }
+
     private static void openDraft(String id) {
         browser.click(By.cssSelector("#tabs button[data-tab=drafts]"));
         browser.waitFor("the draft to be offered", d -> d.findElements(By.cssSelector("#draft-select option")).stream()
@@ -130,7 +124,8 @@ class ApprovalsBrowserTest {
                 && !d.findElements(By.id("approvals-summary")).isEmpty() ? true : null);
     }
 
-    private static void typeNote(By by, String text) {
+    /** Types {@code text} into the note field {@code by} (once it shows), then clicks {@code button}. */
+    private static void submitWithNote(By by, String text, By button) {
         browser.waitFor(by + " to take a note", d -> {
             WebElement note = d.findElements(by).stream().filter(WebElement::isDisplayed).findFirst().orElse(null);
             if (note == null) {
@@ -140,5 +135,6 @@ class ApprovalsBrowserTest {
             note.sendKeys(text);
             return text.equals(note.getDomProperty("value")) ? true : null;
         });
+        browser.click(button);
     }
 }

@@ -1,5 +1,6 @@
 package io.signalman.workbench;
 
+import io.signalman.http.TestServer;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,6 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -23,31 +27,48 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * are given, so Selenium Manager never looks for (or downloads) a driver or a browser; the
  * profile is a fresh temporary folder, and nothing is fetched from the network by the browser
  * itself (no sync, no component updates, no background requests).
+ *
+ * <p>A test class's browser, like its {@link TestServer}: opened before the class's first test,
+ * once the server has started (it is registered after the server), and closed after its last.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * @Order(2)
+ * static final Browser browser = Browser.of(server);
+ * }</pre>
  */
-final class Browser implements AutoCloseable {
+final class Browser implements BeforeAllCallback, AfterAllCallback {
 
     static final String CHROMIUM = "/usr/bin/chromium";
     static final String CHROMEDRIVER = "/usr/bin/chromedriver";
 
-    final ChromeDriver driver;
-    private final ChromeDriverService service;
+    /** The driver, from before the class's first test. */
+    ChromeDriver driver;
+    private ChromeDriverService service;
+    private final TestServer server;
     private final Path screenshots;
 
     /**
-     * A browser with its profile in {@code dir}/profile, its screenshots in {@code target/workbench}
-     * (or where {@code -Dworkbench.screenshots} says).
+     * The browser of the class whose server is {@code server}: its profile in the server's folder, its
+     * screenshots in {@code target/workbench} (or where {@code -Dworkbench.screenshots} says).
      */
-    static Browser in(Path dir) {
-        return new Browser(dir.resolve("profile"), Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
+    static Browser of(TestServer server) {
+        return new Browser(server, Path.of(System.getProperty("workbench.screenshots", "target/workbench")));
     }
 
-    Browser(Path profile, Path screenshots) {
+    private Browser(TestServer server, Path screenshots) {
+        this.server = server;
+        this.screenshots = screenshots;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Path profile = server.dir().resolve("profile");
         if (!new File(CHROMIUM).canExecute() || !new File(CHROMEDRIVER).canExecute()) {
             throw new AssertionError("the browser test needs " + CHROMIUM + " and " + CHROMEDRIVER
                     + ": apt-get install -y chromium chromium-driver (make test does it when they are missing)");
         }
         System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
-        this.screenshots = screenshots;
         service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
                 .withLogOutput(java.io.OutputStream.nullOutputStream()).build();
         ChromeOptions options = new ChromeOptions();
@@ -104,11 +125,15 @@ final class Browser implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void afterAll(ExtensionContext context) {
         try {
-            driver.quit();
+            if (driver != null) {
+                driver.quit();
+            }
         } finally {
-            service.stop();
+            if (service != null) {
+                service.stop();
+            }
         }
     }
 }

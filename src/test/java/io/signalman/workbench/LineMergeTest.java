@@ -1,54 +1,43 @@
 package io.signalman.workbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.FieldSource;
 
 /** The three-way merge that rebases a draft and reverts an activation. */
 class LineMergeTest {
 
-    private static LineMerge.Result merge(String base, String ours, String theirs) {
-        return LineMerge.merge(LineMerge.lines(base), LineMerge.lines(ours), LineMerge.lines(theirs), "this draft", "the live rules");
-    }
+    /** The base, this draft's text and the live rules' text; what they merge to, and the lines of its conflicts. */
+    private static final List<Arguments> MERGES = List.of(
+            // a draft that changed rule a's line and live rules that changed rule c's line
+            argumentSet("changes to different rules both survive",
+                    "a1\na2\nb\nc1\nc2\n", "a1\nA2\nb\nc1\nc2\n", "a1\na2\nb\nc1\nC2\n", "a1\nA2\nb\nc1\nC2\n", List.of()),
+            argumentSet("changes that only touch do not conflict",
+                    "a\nb\nc\nd\n", "a\nB\nc\nd\n", "a\nb\nC\nd\n", "a\nB\nC\nd\n", List.of()),
+            argumentSet("the same change on both sides is taken once",
+                    "a\nb\nc\n", "a\nB\nc\n", "a\nB\nc\n", "a\nB\nc\n", List.of()),
+            argumentSet("both changing one line keeps both between markers at its line",
+                    "a\nb\nc\n", "a\nours\nc\n", "a\ntheirs\nc\n",
+                    "a\n<<<<<<< the live rules\ntheirs\n=======\nours\n>>>>>>> this draft\nc\n", List.of(2)),
+            argumentSet("two inserts at one place conflict",
+                    "a\nb\n", "a\nx\nb\n", "a\ny\nb\n", "a\n<<<<<<< the live rules\ny\n=======\nx\n>>>>>>> this draft\nb\n", List.of(2)),
+            argumentSet("an insert after a change does not conflict",
+                    "a\nb\nc\n", "a\nB\nc\n", "a\nb\nnew\nc\n", "a\nB\nnew\nc\n", List.of()));
 
-    @Test
-    void changesToDifferentRulesBothSurvive() {
-        // Given a draft that changed rule a's line and live rules that changed rule c's line
-        LineMerge.Result r = merge("a1\na2\nb\nc1\nc2\n", "a1\nA2\nb\nc1\nc2\n", "a1\na2\nb\nc1\nC2\n");
+    @ParameterizedTest(name = "{argumentSetName}")
+    @FieldSource("MERGES")
+    void aMergeTakesBothSidesAndMarksWhereTheyConflict(String base, String ours, String theirs, String merged,
+                                                       List<Integer> conflicts) {
+        LineMerge.Result r = LineMerge.merge(LineMerge.lines(base), LineMerge.lines(ours), LineMerge.lines(theirs),
+                "this draft", "the live rules");
 
-        // Then both changes are in the result, with no conflict
-        assertEquals("a1\nA2\nb\nc1\nC2\n", r.text());
-        assertEquals(List.of(), r.conflicts());
-    }
-
-    @Test
-    void changesThatOnlyTouchDoNotConflict() {
-        LineMerge.Result r = merge("a\nb\nc\nd\n", "a\nB\nc\nd\n", "a\nb\nC\nd\n");
-        assertEquals("a\nB\nC\nd\n", r.text());
-        assertEquals(List.of(), r.conflicts());
-    }
-
-    @Test
-    void theSameChangeOnBothSidesIsTakenOnce() {
-        LineMerge.Result r = merge("a\nb\nc\n", "a\nB\nc\n", "a\nB\nc\n");
-        assertEquals("a\nB\nc\n", r.text());
-        assertEquals(List.of(), r.conflicts());
-    }
-
-    @Test
-    void bothChangingOneLineKeepsBothBetweenMarkersAtItsLine() {
-        LineMerge.Result r = merge("a\nb\nc\n", "a\nours\nc\n", "a\ntheirs\nc\n");
-        assertEquals("a\n<<<<<<< the live rules\ntheirs\n=======\nours\n>>>>>>> this draft\nc\n", r.text());
-        assertEquals(List.of(2), r.conflicts());
-        assertEquals(List.of(2), LineMerge.unresolved(r.text()));
-    }
-
-    @Test
-    void twoInsertsAtOnePlaceConflictAndAnInsertAfterAChangeDoesNot() {
-        assertEquals(List.of(2), merge("a\nb\n", "a\nx\nb\n", "a\ny\nb\n").conflicts());
-        LineMerge.Result after = merge("a\nb\nc\n", "a\nB\nc\n", "a\nb\nnew\nc\n");
-        assertEquals("a\nB\nnew\nc\n", after.text());
-        assertEquals(List.of(), after.conflicts());
+        assertEquals(merged, r.text());
+        assertEquals(conflicts, r.conflicts());
+        // the markers left in the text are found again where the conflicts are
+        assertEquals(conflicts, LineMerge.unresolved(r.text()));
     }
 }

@@ -191,10 +191,7 @@ class WorkbenchApiTest {
         // Given a draft where one scenario expects a critical trade to go to the CFO instead of knox
         String id = newDraft();
         String path = "broker/scenarios/routing.yaml";
-        String yaml = fileOf(id, path);
-        String wrong = yaml.replaceFirst("primary_recipients: \\[openclaw, knox\\]", "primary_recipients: [openclaw, cfo]");
-        assertFalse(wrong.equals(yaml));
-        assertEquals(200, save(id, path, wrong).statusCode());
+        assertEquals(200, edit(id, path, "primary_recipients: [openclaw, knox]", "primary_recipients: [openclaw, cfo]").statusCode());
 
         // When the draft's scenarios are run
         HttpResponse<String> r = send("GET", "scenarios?draft=" + id, null, null);
@@ -213,7 +210,7 @@ class WorkbenchApiTest {
         assertEquals("a critical trade goes to openclaw and knox, and mission control and sentinel hear of it",
                 failed.get("name").asText());
         assertEquals(path, failed.get("file").asText());
-        assertEquals(lineOf(yaml, "- name: a critical trade goes to openclaw and knox"), failed.get("line").asInt());
+        assertEquals(lineOf(fileOf(id, path), "- name: a critical trade goes to openclaw and knox"), failed.get("line").asInt());
         JsonNode m = failed.get("mismatches").get(0);
         assertEquals("primary_recipients", m.get("field").asText());
         assertEquals("[\"openclaw\",\"cfo\"]", Json.write(m.get("expected")));
@@ -258,10 +255,8 @@ class WorkbenchApiTest {
     void aBrokenTableInADraftIsLocatedAtItsLineAndItsScenariosDoNotRun() throws Exception {
         // Given a draft whose model table has a salience that is not a number on its line 12
         String id = newDraft();
-        String csv = fileOf(id, "dispatch/model.csv");
-        String broken = csv.replace("medium messages lean a little heavy,score,590,", "medium messages lean a little heavy,score,59O,");
-        assertFalse(broken.equals(csv));
-        assertEquals(200, save(id, "dispatch/model.csv", broken).statusCode());
+        assertEquals(200, edit(id, "dispatch/model.csv", "medium messages lean a little heavy,score,590,",
+                "medium messages lean a little heavy,score,59O,").statusCode());
 
         // Then the draft's tables show the error at that line
         HttpResponse<String> tables = send("GET", "tables?draft=" + id, null, null);
@@ -269,7 +264,7 @@ class WorkbenchApiTest {
         JsonNode file = json(tables).get("files").get(0);
         assertEquals("dispatch/model.csv", file.get("path").asText());
         JsonNode error = file.get("errors").get(0);
-        assertEquals(lineOf(broken, ",59O,"), error.get("line").asInt(), error.toString());
+        assertEquals(lineOf(fileOf(id, "dispatch/model.csv"), ",59O,"), error.get("line").asInt(), error.toString());
         assertEquals(12, error.get("line").asInt());
         assertTrue(error.get("message").asText().startsWith("this decision table cannot be read"), error.toString());
 
@@ -286,20 +281,17 @@ class WorkbenchApiTest {
         // Given a draft where a hurried analyst left four mistakes: a missing ")" in the routing file, a
         // misspelt recipient in another broker file, a scenario file that is not YAML, and a scenario expecting otherwise
         String id = newDraft();
-        String routing = fileOf(id, "broker/routing.drl");
-        String typo = routing.replace("decide.primary(\"vp-trading\").fanOut(\"cfo\", \"mission-control\");",
-                "decide.primary(\"vp-trading\").fanOut(\"cfo\", \"mission-control\";");
-        assertFalse(typo.equals(routing));
-        save(id, "broker/routing.drl", typo);
+        String live = "decide.primary(\"vp-trading\").fanOut(\"cfo\", \"mission-control\");";
+        String typo = "decide.primary(\"vp-trading\").fanOut(\"cfo\", \"mission-control\";";
+        edit(id, "broker/routing.drl", live, typo);
         String extra = "package signalman.broker;\nimport io.signalman.broker.Message;\nglobal io.signalman.broker.Route decide;\n\n"
                 + "rule \"risk messages go to the risk monitor\"\n    @reason(\"the subtype starts with risk.\")\n"
                 + "    agenda-group \"route\" activation-group \"route\" salience 450\nwhen\n    Message( subtype str[startsWith] \"risk.\" )\n"
                 + "then\n    decide.primary(\"risk-monitr\").fanOut(\"cfo\");\nend\n";
         save(id, "broker/risk.drl", extra);
         save(id, "broker/scenarios/hurried.yaml", "- name: a risk alert\n  input: {type: event, subtype: [risk.alert\n");
-        String yaml = fileOf(id, "broker/scenarios/routing.yaml");
-        HttpResponse<String> r = save(id, "broker/scenarios/routing.yaml",
-                yaml.replaceFirst("primary_recipients: \\[openclaw, knox\\]", "primary_recipients: [openclaw, cfo]"));
+        HttpResponse<String> r = edit(id, "broker/scenarios/routing.yaml", "primary_recipients: [openclaw, knox]",
+                "primary_recipients: [openclaw, cfo]");
 
         // Then the one answer names the syntax error, the misspelt recipient and the broken scenario file, together
         assertEquals(200, r.statusCode(), r.body());
@@ -323,7 +315,7 @@ class WorkbenchApiTest {
 
         // When the rules are fixed, the next save runs every scenario: the one expecting otherwise fails, and the
         // file that is not YAML still counts as an error
-        save(id, "broker/routing.drl", routing);
+        edit(id, "broker/routing.drl", typo, live);
         JsonNode fixed = json(save(id, "broker/risk.drl", extra.replace("risk-monitr", "risk-monitor")));
         assertTrue(fixed.get("check").get("compiles").asBoolean(), fixed.get("check").toString());
         assertFalse(fixed.get("check").get("ok").asBoolean());
@@ -396,11 +388,8 @@ class WorkbenchApiTest {
     void theImpactOfAWeightChangeIsSaidInWordsByTheRowWhoseContributionChanged() throws Exception {
         // Given a draft that lowers the weight of the row "long messages lean heavy"
         String id = newDraft();
-        String csv = fileOf(id, "dispatch/model.csv");
-        String lighter = csv.replace("more than 200 tokens: long prompts are almost always complex\",,200,,,,,,0.35",
+        edit(id, "dispatch/model.csv", "more than 200 tokens: long prompts are almost always complex\",,200,,,,,,0.35",
                 "more than 200 tokens: long prompts are almost always complex\",,200,,,,,,0.20");
-        assertFalse(lighter.equals(csv));
-        save(id, "dispatch/model.csv", lighter);
 
         // When its impact is run
         JsonNode job = json(send("POST", "drafts/" + id + "/impact", "{\"decision_log\": false}", TOKEN));
@@ -485,6 +474,17 @@ class WorkbenchApiTest {
         long version = json(send("GET", "drafts/" + id, null, null)).get("version").asLong();
         return send("PUT", "drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", text).put("version", version)),
                 TOKEN);
+    }
+
+    /**
+     * Replaces the first {@code from} in a file of a draft with {@code to} (failing when the file has
+     * none) and saves it, as the page does; the save's answer.
+     */
+    private static HttpResponse<String> edit(String id, String path, String from, String to) throws Exception {
+        String text = fileOf(id, path);
+        int at = text.indexOf(from);
+        assertTrue(at >= 0, () -> "no " + from + " in " + path + " of draft " + id);
+        return save(id, path, text.substring(0, at) + to + text.substring(at + from.length()));
     }
 
     private static String newDraft() throws Exception {

@@ -20,8 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -58,6 +58,7 @@ class WorkbenchBrowserTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @RegisterExtension
+    @Order(1)
     static final TestServer server = TestServer.starting(dir -> {
         ServerConfig config = TestBundles.editableSeedServer(dir).withAdminToken(TOKEN);
         Files.copy(Path.of("src/test/resources/workbench/rule-named-like-html.drl"),
@@ -67,20 +68,14 @@ class WorkbenchBrowserTest {
         WorkbenchApiTest.useModelWeightsTable(config.rules());
         return Server.start(config, new WorkbenchOptions(null, "analyst-ana"));
     });
-    private static Browser browser;
+    @RegisterExtension
+    @Order(2)
+    static final Browser browser = Browser.of(server);
     private static String base;
 
     @BeforeAll
     static void start() throws Exception {
         base = "http://127.0.0.1:" + server.port();
-        browser = Browser.in(server.dir());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
     }
 
     @Test
