@@ -197,11 +197,11 @@ final class ReplayCommand {
 
     private static int accept(ReplayReport report, RuleBundle candidate, Archive archive, Selection selection, PrintStream out,
                               PrintStream err) {
-        if (report.violationCount() > 0) {
+        if (report.counts().violationCount() > 0) {
             err.println("signalman replay: not accepting: the candidate rules break invariants (see above)");
             return 1;
         }
-        if (report.changed() == 0) {
+        if (report.counts().changed() == 0) {
             out.println("nothing to accept: no decision changed");
             return 0;
         }

@@ -57,8 +57,8 @@ public final class ReplayGate implements Gate {
                     .append(" -> ").append(Json.write(v[1])).append(';'));
             errors.add(new BundleError(at(c.file()), c.line(), 0, what + then));
         }
-        if (report.changed() > SHOWN) {
-            errors.add(new BundleError(at(fixtures.toString()), 0, 0, (report.changed() - SHOWN) + " more recorded decisions change"));
+        if (report.counts().changed() > SHOWN) {
+            errors.add(new BundleError(at(fixtures.toString()), 0, 0, (report.counts().changed() - SHOWN) + " more recorded decisions change"));
         }
         report.problems().stream().filter(p -> !p.torn())
                 .forEach(p -> errors.add(new BundleError(at(fixtures.toString()), 0, 0, p.message())));

@@ -17,19 +17,19 @@ import java.util.TreeMap;
  * record was read (a torn last line is reported but does not fail). Finished and immutable:
  * {@link ReplayTally} counts while the replay runs and makes one.
  *
- * @param counts         the counts, each also said by its own method below
+ * @param counts         the counts (records replayed, changed, violations...)
  * @param candidate      the candidate rules' revision
  * @param comparedWith   what they were compared with: a baseline's revision, or the recorded decisions
  * @param selection      which records were selected, as said to the analyst
  * @param readByArgument records read under each archive argument: an argument with none is an error, not a pass
  * @param changes        the first changed records in archive order (at most {@link #FIRST_CHANGES};
- *                       {@link #changed()} counts them all)
+ *                       {@link Counts#changed()} counts them all)
  * @param groups         groups in the order of their first change in the archive
- * @param violations     the first violations of each invariant, in archive order ({@link #violationCount()}
+ * @param violations     the first violations of each invariant, in archive order ({@link Counts#violationCount()}
  *                       counts them all)
  * @param determinism    which records had their determinism checked
  * @param neverFired     pack name to the names of its rules that no record fired
- * @param problems       the first problems in archive order ({@link #problemCount()} counts them all)
+ * @param problems       the first problems in archive order ({@link Counts#problemCount()} counts them all)
  * @param members        each cluster member's share, when the replay ran on a cluster
  */
 public record ReplayReport(Counts counts, String candidate, String comparedWith, String selection, Determinism determinism,
@@ -71,7 +71,12 @@ public record ReplayReport(Counts counts, String candidate, String comparedWith,
         }
     }
 
-    /** The report's counts. */
+    /**
+     * The report's counts: {@code read} records read, selected or not; {@code records} replayed (read
+     * and selected); {@code unchanged} and {@code changed} among those the rules decided;
+     * {@code determinismChecked} decided a second time to check determinism (every decided one, or a
+     * sample: {@link #determinism()}).
+     */
     public record Counts(long read, long records, long unchanged, long changed, long skippedTime, long skippedPack,
                          long skippedSample, long skippedArm, long violationCount, long problemCount, long fatalProblems,
                          long determinismChecked) {
@@ -91,41 +96,9 @@ public record ReplayReport(Counts counts, String candidate, String comparedWith,
         return counts.records() > 0 && counts.changed() == 0 && counts.violationCount() == 0 && counts.fatalProblems() == 0;
     }
 
-    /** Records replayed (read and selected). */
-    public long records() {
-        return counts.records();
-    }
-
-    /** Records read, selected or not. */
-    public long read() {
-        return counts.read();
-    }
-
-    public long unchanged() {
-        return counts.unchanged();
-    }
-
-    /** How many replayed decisions changed. */
-    public long changed() {
-        return counts.changed();
-    }
-
-    public long violationCount() {
-        return counts.violationCount();
-    }
-
-    /** Records decided a second time to check determinism: every decided one, or a sample ({@link #determinism()}). */
-    public long determinismChecked() {
-        return counts.determinismChecked();
-    }
-
     /** Records the rules decided (changed or not): those the invariants were checked on. */
     public long decided() {
         return counts.unchanged() + counts.changed();
-    }
-
-    public long problemCount() {
-        return counts.problemCount();
     }
 
     public double recordsPerSecond() {
@@ -159,15 +132,15 @@ public record ReplayReport(Counts counts, String candidate, String comparedWith,
         n.put("passed", passed());
         n.put("candidate_revision", candidate);
         n.put("compared_with", comparedWith);
-        n.put("records", records());
-        n.put("unchanged", unchanged());
-        n.put("changed", changed());
+        n.put("records", counts.records());
+        n.put("unchanged", counts.unchanged());
+        n.put("changed", counts.changed());
         n.put("elapsed_seconds", Math.round(elapsedSeconds * 1000) / 1000.0);
         n.put("records_per_second", recordsPerSecond());
         ObjectNode sel = n.putObject("selection");
         sel.put("what", selection);
-        sel.put("read", read());
-        sel.put("selected", records());
+        sel.put("read", counts.read());
+        sel.put("selected", counts.records());
         ObjectNode skipped = sel.putObject("skipped");
         skipped.put("since_until", counts.skippedTime());
         skipped.put("pack", counts.skippedPack());
@@ -182,13 +155,13 @@ public record ReplayReport(Counts counts, String candidate, String comparedWith,
             ArrayNode ex = o.putArray("examples");
             g.examples().forEach(c -> ex.add(changeJson(c)));
         }
-        n.put("invariant_violation_count", violationCount());
+        n.put("invariant_violation_count", counts.violationCount());
         ObjectNode det = n.putObject("determinism");
         det.put("mode", determinism.flag());
         if (determinism == Determinism.SAMPLE) {
             det.put("one_in", Determinism.SAMPLE_ONE_IN);
         }
-        det.put("checked", determinismChecked());
+        det.put("checked", counts.determinismChecked());
         det.put("of", decided());
         ArrayNode vs = n.putArray("invariant_violations");
         for (Violation v : violations()) {
@@ -203,7 +176,7 @@ public record ReplayReport(Counts counts, String candidate, String comparedWith,
         }
         ObjectNode nf = n.putObject("never_fired");
         neverFired.forEach((pack, rules) -> rules.forEach(nf.withArray(pack)::add));
-        n.put("problem_count", problemCount());
+        n.put("problem_count", counts.problemCount());
         ArrayNode ps = n.putArray("problems");
         problems().forEach(p -> ps.add(p.message()));
         if (!members.isEmpty()) {

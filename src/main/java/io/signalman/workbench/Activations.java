@@ -76,10 +76,10 @@ final class Activations {
         BundleFiles before = read(rules);
         String oldRevision = engine.current().map(RuleBundle::revision).orElse(before.revision());
         ReplayReport golden = replayGolden(check.bundle());
-        if (golden.changed() > 0 && !acceptGolden) {
+        if (golden.counts().changed() > 0 && !acceptGolden) {
             ObjectNode d = Json.object();
             d.set("golden_history", golden.toJson());
-            throw new WorkbenchException(409, "golden_history_changes", golden.changed() + " recorded decision(s) of the "
+            throw new WorkbenchException(409, "golden_history_changes", golden.counts().changed() + " recorded decision(s) of the "
                     + "golden history would change; accept them explicitly (with your note) if they are intended", d);
         }
         log.revisions().keep(before);
@@ -87,7 +87,7 @@ final class Activations {
         ArrayNode diff = Json.array();
         RuleBundle loaded;
         try {
-            if (golden.changed() > 0) {
+            if (golden.counts().changed() > 0) {
                 writeAccepted(check.bundle(), undo);
             }
             writeRules(before, candidate, undo, diff);
@@ -193,12 +193,12 @@ final class Activations {
 
     private static ObjectNode summary(ReplayReport golden) {
         ObjectNode n = Json.object();
-        n.put("golden_records", golden.records());
-        n.put("golden_unchanged", golden.unchanged());
-        n.put("golden_changes_accepted", golden.changed());
+        n.put("golden_records", golden.counts().records());
+        n.put("golden_unchanged", golden.counts().unchanged());
+        n.put("golden_changes_accepted", golden.counts().changed());
         ArrayNode groups = n.putArray("changes");
         golden.groups().forEach(g -> groups.addObject().put("from_rule", g.from()).put("to_rule", g.to()).put("count", g.count()));
-        n.put("invariant_violations", golden.violationCount());
+        n.put("invariant_violations", golden.counts().violationCount());
         return n;
     }
 

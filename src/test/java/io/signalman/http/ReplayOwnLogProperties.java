@@ -71,7 +71,7 @@ class ReplayOwnLogProperties {
 
         // Then nothing changed and no invariant broke
         ReplayReport report = new Replayer(server.server().engine().bundle(), null, null).replay(mine);
-        assertEquals(ids.size(), report.records());
+        assertEquals(ids.size(), report.counts().records());
         assertEquals(List.of(), report.changes(), () -> report.toText());
         assertEquals(List.of(), report.violations(), () -> report.toText());
         assertEquals(List.of(), report.problems());

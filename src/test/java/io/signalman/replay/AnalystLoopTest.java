@@ -47,7 +47,7 @@ class AnalystLoopTest {
 
         // Then replay had shown the change, accepting it succeeded, and every check passes on the copy
         if (!live) {
-            assertEquals(30, before.changed(), before::toText);
+            assertEquals(30, before.counts().changed(), before::toText);
             assertTrue(before.toText().contains("primary_recipients: [\"vp-trading\"] -> [\"cfo\"]"), before::toText);
         }
         assertEquals(0, accept.code(), accept.out() + accept.err());

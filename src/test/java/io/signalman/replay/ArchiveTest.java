@@ -31,7 +31,7 @@ class ArchiveTest {
         ReplayReport compressed = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(gz.getParent()))));
 
         assertTrue(compressed.passed(), compressed::toText);
-        assertEquals(plain.records(), compressed.records());
+        assertEquals(plain.counts().records(), compressed.counts().records());
         assertEquals(plain.neverFired(), compressed.neverFired());
     }
 
@@ -44,7 +44,7 @@ class ArchiveTest {
 
         ReplayReport report = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(cut))));
 
-        assertTrue(report.records() > 0 && report.records() < Files.readAllLines(BROKER_HISTORY).size(), report::toText);
+        assertTrue(report.counts().records() > 0 && report.counts().records() < Files.readAllLines(BROKER_HISTORY).size(), report::toText);
         assertTrue(report.passed(), report::toText);
         assertTrue(report.problems().stream().anyMatch(p -> p.message().contains("compressed file ends early")), report::toText);
     }
@@ -58,7 +58,7 @@ class ArchiveTest {
 
         ReplayReport report = Replayer.run(ReplayRequest.of(TestBundles.shipped(), Archive.read(List.of(dir))));
 
-        assertEquals(Files.readAllLines(BROKER_HISTORY).size(), report.records());
+        assertEquals(Files.readAllLines(BROKER_HISTORY).size(), report.counts().records());
     }
 
     @Test

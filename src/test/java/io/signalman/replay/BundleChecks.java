@@ -38,7 +38,7 @@ record BundleChecks(RuleBundle bundle, ReplayReport history, ScenarioReport scen
     }
 
     boolean historyPasses() {
-        return history.passed() && history.records() == history.unchanged();
+        return history.passed() && history.counts().records() == history.counts().unchanged();
     }
 
     boolean passed() {

@@ -50,9 +50,9 @@ class DeterminismTest {
         // Then the sample is about one in 64, exactly the picked positions on both runs; all is every record
         assertEquals(RECORDS, one.decided(), one::toText);
         assertTrue(picked > RECORDS / 64 * 0.7 && picked < RECORDS / 64 * 1.3, "picked " + picked + " of " + RECORDS);
-        assertEquals(picked, one.determinismChecked());
-        assertEquals(picked, three.determinismChecked());
-        assertEquals(RECORDS, all.determinismChecked());
+        assertEquals(picked, one.counts().determinismChecked());
+        assertEquals(picked, three.counts().determinismChecked());
+        assertEquals(RECORDS, all.counts().determinismChecked());
         assertEquals(Determinism.SAMPLE, one.determinism());
         assertEquals(Determinism.ALL, all.determinism());
     }
@@ -78,7 +78,7 @@ class DeterminismTest {
         assertEquals(List.of(BROKER_HISTORY + ":1"), where(all), all::toText);
         assertEquals(List.of(atLine6 + ":6"), where(sampled), sampled::toText);
         assertEquals(where(sampled), where(sampledAgain));
-        assertEquals(0, skipped.violationCount(), "the rule keeps every other invariant: " + skipped.toText());
+        assertEquals(0, skipped.counts().violationCount(), "the rule keeps every other invariant: " + skipped.toText());
     }
 
     @Test

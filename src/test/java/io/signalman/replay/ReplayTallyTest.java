@@ -19,13 +19,13 @@ class ReplayTallyTest {
         a.merge(b);
 
         ReplayReport merged = a.report();
-        assertEquals(4, merged.read());
-        assertEquals(2, merged.records());
-        assertEquals(1, merged.unchanged());
-        assertEquals(1, merged.changed());
-        assertEquals(2, merged.violationCount(), "a violation counted by one part survives the merge");
-        assertEquals(3, merged.determinismChecked(), "the records whose determinism each part checked add up");
-        assertEquals(2, merged.problemCount());
+        assertEquals(4, merged.counts().read());
+        assertEquals(2, merged.counts().records());
+        assertEquals(1, merged.counts().unchanged());
+        assertEquals(1, merged.counts().changed());
+        assertEquals(2, merged.counts().violationCount(), "a violation counted by one part survives the merge");
+        assertEquals(3, merged.counts().determinismChecked(), "the records whose determinism each part checked add up");
+        assertEquals(2, merged.counts().problemCount());
         assertEquals(one.report().toJson(), merged.toJson());
     }
 
@@ -42,7 +42,7 @@ class ReplayTallyTest {
         // Then the report says every record was checked, with the share's count
         ReplayReport r = accumulator.report();
         assertEquals(Determinism.ALL, r.determinism());
-        assertEquals(1, r.determinismChecked());
+        assertEquals(1, r.counts().determinismChecked());
         assertEquals("all", r.toJson().path("determinism").path("mode").asText());
         assertEquals(1, r.toJson().path("determinism").path("checked").asLong());
     }

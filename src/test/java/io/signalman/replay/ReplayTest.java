@@ -47,12 +47,12 @@ class ReplayTest {
 
         assertFalse(report.passed());
         assertTrue(decidedByToolRule > 0);
-        assertEquals(decidedByToolRule, report.changed());
+        assertEquals(decidedByToolRule, report.counts().changed());
         assertEquals(1, report.groups().size());
         assertEquals(TOOL_RULE, report.groups().get(0).from());
         assertEquals(TOOL_RULE, report.groups().get(0).to());
         report.changes().forEach(c -> assertEquals(List.of("primary_recipients"), List.copyOf(c.fields().keySet())));
-        assertEquals(report.records() - decidedByToolRule, report.unchanged());
+        assertEquals(report.counts().records() - decidedByToolRule, report.counts().unchanged());
     }
 
     @Test
@@ -67,7 +67,7 @@ class ReplayTest {
     void aBaselineIsComparedInsteadOfTheRecordedDecisions() throws Exception {
         ReplayReport report = new Replayer(changed, TestBundles.shipped(), null).replay(Archive.read(List.of(BROKER_HISTORY)));
         assertTrue(report.toText().contains("compared with rules " + TestBundles.shipped().revision()));
-        assertEquals(report.groups().get(0).count(), report.changed());
+        assertEquals(report.groups().get(0).count(), report.counts().changed());
         assertEquals(TOOL_RULE, report.groups().get(0).from());
     }
 
@@ -103,7 +103,7 @@ class ReplayTest {
 
         assertTrue(report.passed(), report::toText);
         assertTrue(report.problems().stream().anyMatch(p -> p.torn() && p.message().contains("torn last line")));
-        assertEquals(Files.readAllLines(BROKER_HISTORY).size(), report.records());
+        assertEquals(Files.readAllLines(BROKER_HISTORY).size(), report.counts().records());
     }
 
     @Test

@@ -28,7 +28,7 @@ class SeedHistoryTest {
         ReplayReport report = replay(pack);
 
         assertTrue(report.passed(), report::toText);
-        assertEquals(report.records(), report.unchanged());
+        assertEquals(report.counts().records(), report.counts().unchanged());
     }
 
     @ParameterizedTest(name = "{0}")

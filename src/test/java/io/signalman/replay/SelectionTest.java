@@ -30,9 +30,9 @@ class SelectionTest {
                 .withSelection(new Selection(null, null, Set.of("broker"), 1)));
 
         long brokerRecords = Archive.read(List.of(FIXTURES.resolve("broker"))).records();
-        assertEquals(brokerRecords, broker.records());
-        assertEquals(all.records(), broker.read());
-        assertEquals(all.records() - brokerRecords, broker.toJson().path("selection").path("skipped").path("pack").asLong());
+        assertEquals(brokerRecords, broker.counts().records());
+        assertEquals(all.counts().records(), broker.counts().read());
+        assertEquals(all.counts().records() - brokerRecords, broker.toJson().path("selection").path("skipped").path("pack").asLong());
         assertTrue(broker.toText().contains("packs broker"), broker.toText());
     }
 
@@ -67,10 +67,10 @@ class SelectionTest {
         ReplayReport first = Replayer.run(ReplayRequest.of(TestBundles.shipped(), a).withSelection(half));
         ReplayReport second = Replayer.run(ReplayRequest.of(TestBundles.shipped(), a).withSelection(half).withThreads(1));
 
-        assertEquals(first.records(), second.records());
+        assertEquals(first.counts().records(), second.counts().records());
         assertEquals(first.neverFired(), second.neverFired());
-        assertTrue(first.records() > 1800 && first.records() < 2200, "about half of 4000: " + first.records());
-        assertEquals(4000 - first.records(), first.toJson().path("selection").path("skipped").path("sample").asLong());
+        assertTrue(first.counts().records() > 1800 && first.counts().records() < 2200, "about half of 4000: " + first.counts().records());
+        assertEquals(4000 - first.counts().records(), first.toJson().path("selection").path("skipped").path("sample").asLong());
     }
 
     @Test
