@@ -62,15 +62,16 @@ final class UnitBuilder {
         unit.files().values().forEach(f -> packages.add(index.packages().getOrDefault(f, "")));
         index.packages().values().forEach(packages::add); // a context resource declares its package's name too
         RuleClassLoader loader = new RuleClassLoader(UnitBuilder.class.getClassLoader(), index.vocabulary(), packages);
-        if (store != null) {
-            Outcome stored = store.read(unit.key()).map(s -> fromStore(unit, s, loader)).orElse(null);
-            if (stored != null) {
-                store.countLoaded();
-                return stored;
-            }
+        Outcome stored = stored(unit, store, loader);
+        if (stored != null) {
+            return stored;
         }
         CheckedModelProject[] project = new CheckedModelProject[1];
-        try {
+        try (UnitStore.Claim claim = store == null ? UnitStore.Claim.NONE : store.claim(unit.key())) {
+            Outcome keptMeanwhile = claim.waited() ? stored(unit, store, loader) : null;
+            if (keptMeanwhile != null) {
+                return keptMeanwhile;
+            }
             KieBuilder builder = ((KieBuilderImpl) ks.newKieBuilder(kfs, loader)).buildAll((module, cl) -> project[0] =
                     new CheckedModelProject(module, cl, index.vocabulary(), packages, vet), name -> true);
             if (project[0] != null && !project[0].refusals().isEmpty()) {
@@ -91,6 +92,18 @@ final class UnitBuilder {
         } finally {
             ks.getRepository().removeKieModule(id);
         }
+    }
+
+    /** The unit as the store keeps it, or null when it has none (or none that loads). */
+    private static Outcome stored(CompileUnit unit, UnitStore store, RuleClassLoader loader) {
+        if (store == null) {
+            return null;
+        }
+        Outcome stored = store.read(unit.key()).map(s -> fromStore(unit, s, loader)).orElse(null);
+        if (stored != null) {
+            store.countLoaded();
+        }
+        return stored;
     }
 
     /**

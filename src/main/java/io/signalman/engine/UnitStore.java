@@ -5,10 +5,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -129,6 +132,92 @@ final class UnitStore {
             }
         } catch (IOException | RuntimeException e) {
             LOG.warn("compiled-unit cache: cannot keep unit {} in {} ({})", key, dir, e.toString());
+        }
+    }
+
+    /**
+     * The right to build unit {@code key}, held by one builder at a time across this process and
+     * every other using the same directory: two servers (or a reload and a draft check) starting on
+     * the same rules build each unit once, the later one waiting and then reading what the first
+     * kept. The wait is bounded: past {@link #CLAIM_WAIT_MILLIS} a builder builds anyway, so a stuck
+     * or slow holder costs a compile, never a hang. Close it once the unit is kept (or failed).
+     */
+    Claim claim(String key) {
+        Path file = file(key);
+        if (file == null) {
+            return Claim.NONE;
+        }
+        String name = file.toAbsolutePath().toString();
+        java.util.concurrent.locks.ReentrantLock local = CLAIMS.computeIfAbsent(name, k -> new java.util.concurrent.locks.ReentrantLock());
+        boolean waited = local.isLocked();
+        try {
+            if (!local.tryLock(CLAIM_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                return new Claim(null, null, null, true);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Claim.NONE;
+        }
+        FileChannel channel = null;
+        FileLock lock = null;
+        try {
+            Files.createDirectories(dir);
+            channel = FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            long deadline = System.nanoTime() + CLAIM_WAIT_MILLIS * 1_000_000L;
+            while ((lock = channel.tryLock()) == null && System.nanoTime() < deadline) {
+                waited = true;
+                Thread.sleep(20);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("compiled-unit cache: building {} without a claim ({})", key, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return new Claim(local, channel, lock, waited);
+    }
+
+    /** How long a builder waits for another building the same unit before building it too. */
+    static final long CLAIM_WAIT_MILLIS = 120_000;
+    private static final java.util.concurrent.ConcurrentMap<String, java.util.concurrent.locks.ReentrantLock> CLAIMS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A held (or given up) right to build one unit; {@link #waited()} says whether another held it first. */
+    static final class Claim implements AutoCloseable {
+        static final Claim NONE = new Claim(null, null, null, false);
+
+        private final java.util.concurrent.locks.ReentrantLock local;
+        private final FileChannel channel;
+        private final FileLock lock;
+        private final boolean waited;
+
+        private Claim(java.util.concurrent.locks.ReentrantLock local, FileChannel channel, FileLock lock, boolean waited) {
+            this.local = local;
+            this.channel = channel;
+            this.lock = lock;
+            this.waited = waited;
+        }
+
+        /** Whether another builder held the unit first: it may have kept it meanwhile, so read again. */
+        boolean waited() {
+            return waited;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (lock != null) {
+                    lock.release();
+                }
+                if (channel != null) {
+                    channel.close();
+                }
+            } catch (IOException e) {
+                LOG.debug("compiled-unit cache: releasing a claim: {}", e.toString());
+            } finally {
+                if (local != null) {
+                    local.unlock();
+                }
+            }
         }
     }
 

@@ -54,6 +54,27 @@ class UnitStoreTest {
     }
 
     @Test
+    void twoCompilersStartingTogetherOnTheSameStoreBuildEachUnitOnce() throws Exception {
+        // Two servers (or test JVMs) starting on the same rules: the later builder of a unit waits for
+        // the first and loads what it kept, instead of generating and compiling it a second time.
+        Path store = dir.resolve("store");
+        BundleCompiler a = compiler(store);
+        BundleCompiler b = compiler(store);
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<RuleBundle>> both = two.invokeAll(List.of(
+                    () -> { together.await(); return a.compile(BundleFiles.read(TestBundles.RULES)); },
+                    () -> { together.await(); return b.compile(BundleFiles.read(TestBundles.RULES)); }));
+            int units = both.get(0).get().packs().size();
+            assertEquals(units, both.get(1).get().packs().size());
+            assertEquals(units, a.unitsLoaded() + b.unitsLoaded(), "each unit built by one compiler and loaded by the other");
+        } finally {
+            two.shutdownNow();
+        }
+    }
+
+    @Test
     void aDamagedEntryIsRebuilt() throws Exception {
         Path store = dir.resolve("store");
         compiler(store).compile(BundleFiles.read(TestBundles.RULES));
