@@ -181,26 +181,14 @@ final class UnitStore {
     private static final java.util.concurrent.ConcurrentMap<String, java.util.concurrent.locks.ReentrantLock> CLAIMS =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** A held (or given up) right to build one unit; {@link #waited()} says whether another held it first. */
-    static final class Claim implements AutoCloseable {
+    /**
+     * A held (or given up) right to build one unit. {@code waited}: another builder held it first,
+     * and may have kept the unit meanwhile, so read the store again before building.
+     */
+    record Claim(java.util.concurrent.locks.ReentrantLock local, FileChannel channel, FileLock lock, boolean waited)
+            implements AutoCloseable {
+
         static final Claim NONE = new Claim(null, null, null, false);
-
-        private final java.util.concurrent.locks.ReentrantLock local;
-        private final FileChannel channel;
-        private final FileLock lock;
-        private final boolean waited;
-
-        private Claim(java.util.concurrent.locks.ReentrantLock local, FileChannel channel, FileLock lock, boolean waited) {
-            this.local = local;
-            this.channel = channel;
-            this.lock = lock;
-            this.waited = waited;
-        }
-
-        /** Whether another builder held the unit first: it may have kept it meanwhile, so read again. */
-        boolean waited() {
-            return waited;
-        }
 
         @Override
         public void close() {
