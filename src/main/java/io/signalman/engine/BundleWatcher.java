@@ -72,7 +72,8 @@ public final class BundleWatcher implements AutoCloseable {
         }
     }
 
-    private void poll() {
+    /** One look at the folders (the timer calls it every poll; tests call it to step through). */
+    void poll() {
         String now = signature();
         boolean load;
         synchronized (this) {
