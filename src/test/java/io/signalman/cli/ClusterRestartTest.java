@@ -69,9 +69,9 @@ class ClusterRestartTest {
                 }
                 before.put("/v1/fsm/instances/k1", send(nodes.get(0).port(), "GET", "/v1/fsm/instances/k1", null).body());
             } finally {
-                // When every node is stopped
+                // When every node is stopped (all asked at once, as an operator's stop of the whole cluster does)
+                nodes.forEach(n -> n.process().destroy());
                 for (ServeProcess n : nodes) {
-                    n.process().destroy();
                     n.waitFor(Duration.ofSeconds(90));
                 }
             }

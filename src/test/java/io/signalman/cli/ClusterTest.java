@@ -29,8 +29,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -54,7 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A cluster of three real JVMs on 127.0.0.1 ({@code signalman serve --cluster}, Hazelcast TCP/IP
  * discovery): any node answers the same; FSM actions sent to different nodes at once apply in
  * one serial order; a live trial runs on every node with the cluster's figures; a node with
- * changed rules is flagged in {@code /v1/cluster}; a node killed
+ * changed rules is flagged in {@code /v1/cluster}; {@code replay --members} spreads an archive
+ * over the nodes and reports what one machine reports; a node killed
  * with SIGKILL under load loses no acknowledged state change and the others keep serving.
  * The tests share the cluster and run in order (the kill is last). Everything is bounded.
  */
@@ -419,6 +422,61 @@ class ClusterTest {
      * An acknowledged step must never be undone: a later step never finds the instance behind
      * what was acknowledged, and at the end every instance is where its client last saw it.
      */
+    /**
+     * {@code replay --members}: the archive replayed as a Jet job over the three nodes gives the
+     * report one machine gives, with every member's share listed: the same records sampled for
+     * determinism, and {@code --determinism all} carried to every member. (It runs on this class's
+     * nodes rather than on a cluster of its own: a node's start is most of what such a test costs.)
+     */
+    @Test
+    @Order(45)
+    void replayOverTheMembersMergesTheSameReportAsOneMachineAndListsTheirShares() throws Exception {
+        Path work = dir.resolve("replay");
+        Path candidate = TestBundles.copyOfRulesWithToolSmith(work.resolve("candidate"));
+        String archive = TestBundles.FIXTURES.toAbsolutePath().toString();
+        Path single = work.resolve("single.json");
+        Path spread = work.resolve("cluster.json");
+        Path everyRecord = work.resolve("cluster-all.json");
+
+        CliRunner.Result one = CliRunner.run("replay", "--quiet", "--rules", candidate.toString(), "--report",
+                single.toString(), archive);
+        CliRunner.Result three = CliRunner.run("replay", "--members", String.join(",", members), "--rules",
+                candidate.toString(), "--report", spread.toString(), archive);
+        CliRunner.Result all = CliRunner.run("replay", "--members", String.join(",", members), "--rules", candidate.toString(),
+                "--determinism", "all", "--report", everyRecord.toString(), archive);
+
+        assertEquals(1, one.code(), one.out() + one.err());
+        assertEquals(1, three.code(), three.out() + three.err());
+        JsonNode clustered = Json.parse(Files.readAllBytes(spread));
+        JsonNode shares = clustered.get("members");
+        assertEquals(NODES, shares.size(), clustered.toString());
+        Set<String> seen = new HashSet<>();
+        long shared = 0;
+        for (JsonNode m : shares) {
+            seen.add(m.get("member").asText());
+            shared += m.get("records").asLong();
+            assertTrue(m.get("records").asLong() > 0, "each member replays a share: " + shares);
+        }
+        assertEquals(Set.copyOf(members), seen);
+        assertEquals(clustered.get("records").asLong(), shared);
+        assertEquals(withoutTimes(Json.parse(Files.readAllBytes(single))), withoutTimes(clustered));
+        // The default sample goes by archive position, so the members checked the records one machine checks (the
+        // reports are equal, determinism included); --determinism all reached every member.
+        JsonNode sampled = clustered.get("determinism");
+        assertEquals("sample", sampled.get("mode").asText());
+        assertTrue(sampled.get("checked").asLong() < sampled.get("of").asLong(), sampled.toString());
+        assertEquals(1, all.code(), all.out() + all.err());
+        JsonNode checkedAll = Json.parse(Files.readAllBytes(everyRecord)).get("determinism");
+        assertEquals("all", checkedAll.get("mode").asText());
+        assertEquals(clustered.get("records").asLong(), checkedAll.get("checked").asLong(), checkedAll.toString());
+    }
+
+    private static JsonNode withoutTimes(JsonNode report) {
+        ObjectNode copy = (ObjectNode) report.deepCopy();
+        copy.remove(List.of("elapsed_seconds", "records_per_second", "members"));
+        return copy;
+    }
+
     @Test
     @Order(50)
     void aNodeKilledUnderLoadLosesNoAcknowledgedStateChange() throws Exception {
