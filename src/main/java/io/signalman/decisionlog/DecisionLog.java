@@ -63,6 +63,8 @@ public final class DecisionLog implements AutoCloseable {
         private final byte[] line;
         private final long position;
         private volatile int state;
+        /** Who is told when the record settles, instead of a thread waiting (guarded by the log's {@code settled}). */
+        private java.util.function.Consumer<RuntimeException> then;
         private volatile String file;
         private volatile long end;
 
@@ -194,6 +196,36 @@ public final class DecisionLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells {@code then}, instead of a waiting thread, once the record is as durable as an
+     * acknowledgement promises (the moment {@link #awaitDurable} would return): with null, or with
+     * the {@link StorageUnavailable} of a refused batch, or an {@link IllegalStateException} when
+     * the log stopped first. Called once, on the log's writer thread (or on this one when the
+     * record is settled already): {@code then} must return at once, handing the answer over.
+     * This lets an answer leave when its record is written without a worker thread held waiting
+     * for it, and the writer take as many records per write as there are answers in flight.
+     */
+    public void whenDurable(Appended a, java.util.function.Consumer<RuntimeException> then) {
+        RuntimeException outcome;
+        synchronized (settled) {
+            if (a.state == Appended.QUEUED && stopped.getCount() != 0) {
+                a.then = then;
+                return;
+            }
+            outcome = outcome(a);
+        }
+        then.accept(outcome);
+    }
+
+    /** What a settled record's waiter is told: null when durable, else why not. Under {@link #settled}. */
+    private RuntimeException outcome(Appended a) {
+        if (a.state == Appended.REFUSED) {
+            return storage.refuse();
+        }
+        return a.state == Appended.QUEUED ? new IllegalStateException("the decision log stopped before the record was written")
+                : null;
+    }
+
     /** Records queued so far: the position {@link #sync} waits for. */
     public long appended() {
         synchronized (queue) {
@@ -293,10 +325,19 @@ public final class DecisionLog implements AutoCloseable {
                 storage.failed(file.current(), e instanceof IOException io ? io : new IOException(e));
                 LOG.error("decision log could not be closed cleanly: {}", e.toString());
             }
-            stopped.countDown();
+            List<Runnable> told = new ArrayList<>();
             synchronized (settled) {
+                stopped.countDown();
+                // Records queued past the last drain (an append racing close) are never written: say so.
+                List<Appended> never = new ArrayList<>();
+                queue.drainTo(never);
+                never.remove(POISON);
+                for (Appended a : never) {
+                    tell(a, told);
+                }
                 settled.notifyAll();
             }
+            tellAll(told);
         }
     }
 
@@ -355,15 +396,40 @@ public final class DecisionLog implements AutoCloseable {
 
     /** Marks a batch and wakes its waiters; {@code forced}: nothing written is left unforced. */
     private void settle(List<Appended> batch, int state, boolean forced) {
+        List<Runnable> told = new ArrayList<>();
         synchronized (settled) {
             for (Appended a : batch) {
                 a.state = state;
+                tell(a, told);
             }
             writtenThrough = batch.get(batch.size() - 1).position;
             if (forced) {
                 forcedThrough = writtenThrough;
             }
             settled.notifyAll();
+        }
+        // Outside the monitor: a listener hands its answer over and returns, but never while waiters are kept out.
+        tellAll(told);
+    }
+
+    /** Runs each telling; one that throws is logged, so the writer goes on writing for everyone else. */
+    private static void tellAll(List<Runnable> told) {
+        for (Runnable r : told) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.error("a listener of the decision log failed: {}", e.toString(), e);
+            }
+        }
+    }
+
+    /** Adds the telling of {@code a}'s listener, if it has one, to {@code told}. Under {@link #settled}. */
+    private void tell(Appended a, List<Runnable> told) {
+        java.util.function.Consumer<RuntimeException> then = a.then;
+        if (then != null) {
+            a.then = null;
+            RuntimeException outcome = outcome(a);
+            told.add(() -> then.accept(outcome));
         }
     }
 

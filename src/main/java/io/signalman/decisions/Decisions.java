@@ -118,12 +118,30 @@ public final class Decisions {
      */
     public <I, D> byte[] decide(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
             throws InputException {
+        return decideQueued(pack, endpoint, body, explain, whyNot).await();
+    }
+
+    /**
+     * Decides one request body and queues its record, without waiting for it: the answer it
+     * returns may leave only once that record is durable ({@link Queued}). Runs on a worker
+     * thread; for a stateless pack (a stateful one holds its key's lock until the record is
+     * written, see {@link #commit}).
+     */
+    public <I, D> Queued decideQueued(DecisionPack<I, D> pack, String endpoint, byte[] body, boolean explain, String whyNot)
+            throws InputException {
         I input = pack.parseInput(Json.parse(body));
         log.ensureAvailable();
         RuleBundle bundle = engine.bundle();
         requireRule(bundle, pack, whyNot);
         Decision<D> d = arms.decide(pack, bundle, input, explain || whyNot != null);
-        return Json.bytes(withWhyNot(commit(pack, endpoint, input, d), d, whyNot));
+        ObjectNode outcome = pack.outcomeJson(d.outcome());
+        DecisionRecord record = record(pack, endpoint, input, d, outcome, null);
+        DecisionLog.Appended a = log.append(record);
+        byte[] answer = Json.bytes(withWhyNot(d.toJson(outcome), d, whyNot));
+        return new Queued(answer, log, a, () -> {
+            tapped(record);
+            logged(d, endpoint);
+        });
     }
 
     /**

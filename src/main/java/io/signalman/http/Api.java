@@ -1,6 +1,7 @@
 package io.signalman.http;
 
 import io.signalman.decisions.Decisions;
+import io.signalman.decisions.Queued;
 import io.signalman.engine.DecisionPack;
 import io.signalman.json.Json;
 import io.signalman.people.People;
@@ -92,9 +93,23 @@ public final class Api {
      * A status and a JSON body, for work whose status depends on its outcome (a 409 refusal).
      * {@code replayed} marks the remembered answer to a repeated idempotency key.
      */
-    public record Reply(int status, byte[] body, boolean replayed) {
+    public record Reply(int status, byte[] body, boolean replayed, Queued queued) {
         public Reply(int status, byte[] body) {
-            this(status, body, false);
+            this(status, body, false, null);
+        }
+
+        public Reply(int status, byte[] body, boolean replayed) {
+            this(status, body, replayed, null);
+        }
+
+        /** A decision's 200, to be sent once its record is durable: the guard sends it then, no thread waiting meanwhile. */
+        static Reply queued(Queued decided) {
+            return new Reply(200, decided.body(), false, decided);
+        }
+
+        /** This reply once its record is durable, waiting for that on this thread (nothing to wait for when not queued). */
+        Reply awaited() {
+            return queued == null ? this : new Reply(status, queued.await(), replayed, null);
         }
     }
 
@@ -303,14 +318,14 @@ public final class Api {
             byte[] in = bodyBytes(ctx);
             boolean explain = explain(ctx);
             String whyNot = whyNot(ctx);
-            respond(ctx, !batch, () -> new Reply(200, batch ? decisions.decideBatch(pack, endpoint, in, explain, whyNot)
-                    : decisions.decide(pack, endpoint, in, explain, whyNot)));
+            respond(ctx, !batch, () -> batch ? new Reply(200, decisions.decideBatch(pack, endpoint, in, explain, whyNot))
+                    : Reply.queued(decisions.decideQueued(pack, endpoint, in, explain, whyNot)));
         };
     }
 
     /** A stateless decision address on the event bus, taking the same JSON as the endpoint. */
     public <I, D> void consumer(String address, DecisionPack<I, D> pack) {
-        replyWith(address, true, (body, explain) -> new Reply(200, decisions.decide(pack, address, body, explain)));
+        replyWith(address, true, (body, explain) -> Reply.queued(decisions.decideQueued(pack, address, body, explain, null)));
     }
 
     /** Work that turns a request body into a response body. */

@@ -1,8 +1,10 @@
 package io.signalman.http;
 
 import io.signalman.engine.Deadline;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.concurrent.Callable;
@@ -107,25 +109,43 @@ public final class Guard implements AutoCloseable {
                 answer.fail(ApiError.DEADLINE_UNANSWERED);
             }
         });
+        Context context = vertx.getOrCreateContext();
+        Handler<AsyncResult<Api.Reply>> finish = done -> {
+            vertx.cancelTimer(timer);
+            if (answered[0]) {
+                slot.dropped();
+                return;
+            }
+            ApiError failed = done.succeeded() ? null : ApiError.from(done.cause());
+            if (failed != null && failed.status() >= 500) {
+                slot.ignored();
+            } else {
+                slot.done();
+            }
+            answered[0] = true;
+            if (failed == null) {
+                answer.reply(done.result());
+            } else {
+                answer.fail(failed);
+            }
+        };
         submit(vertx, pool, deadline, () -> Deadline.within(deadline, () -> idempotency.once(keys.key(), work)), slot::dropped)
                 .onComplete(done -> {
-                    vertx.cancelTimer(timer);
-                    if (answered[0]) {
-                        slot.dropped();
+                    Api.Reply reply = done.succeeded() ? done.result() : null;
+                    if (reply == null || reply.queued() == null) {
+                        finish.handle(done);
                         return;
                     }
-                    ApiError failed = done.succeeded() ? null : ApiError.from(done.cause());
-                    if (failed != null && failed.status() >= 500) {
-                        slot.ignored();
-                    } else {
-                        slot.done();
-                    }
-                    answered[0] = true;
-                    if (failed == null) {
-                        answer.reply(done.result());
-                    } else {
-                        answer.fail(failed);
-                    }
+                    // A decision whose record is queued: answered once the record is durable, by the log's
+                    // writer handing over to this event loop; the slot is held (it is still load) until then.
+                    reply.queued().whenDurable(refused -> context.runOnContext(v -> {
+                        if (refused != null) {
+                            finish.handle(Future.failedFuture(refused));
+                            return;
+                        }
+                        reply.queued().settled();
+                        finish.handle(Future.succeededFuture(reply));
+                    }));
                 });
     }
 

@@ -152,7 +152,8 @@ public final class Idempotency {
         List<ObjectNode> receipts;
         Receipts.begin();
         try {
-            reply = work.call();
+            // A keyed answer is kept with the receipt of its record, so this thread waits until the record is durable.
+            reply = work.call().awaited();
         } catch (Exception | Error e) {
             ApiError error = ApiError.from(e);
             if (error.status() >= 500) {

@@ -114,6 +114,58 @@ class DecisionLogOutageTest {
         }
     }
 
+    /**
+     * The listener of a record ({@code whenDurable}, what an answer sent without a waiting thread
+     * relies on) is told exactly when a waiting thread would return: not while the write is held,
+     * once it is in the file, once forced under {@code always}; told why when the disk refuses it;
+     * and told at once when the record is settled already.
+     */
+    @Test
+    void aRecordsListenerIsToldOnlyOnceTheRecordIsAsDurableAsAWaiterWouldBeAndWhyWhenRefused() throws Exception {
+        // Given a disk that holds every write
+        HoldingDisk held = new HoldingDisk();
+        DecisionLog log = new DecisionLog(dir.resolve("held"), FsyncPolicy.INTERVAL, 64, held, new Storage(held),
+                FileRegistry.NONE);
+        java.util.concurrent.CompletableFuture<Integer> writesWhenTold = new java.util.concurrent.CompletableFuture<>();
+        DecisionLog.Appended one = log.append(record("one"));
+        log.whenDurable(one, refused -> writesWhenTold.complete(refused == null ? held.written.get() : -1));
+        // When its write is held, the listener is not told
+        Await.until(Duration.ofSeconds(10), "the write to be held", held.holding::get);
+        assertFalse(writesWhenTold.isDone(), "told before the record was written");
+        // ... and once it goes through, it is told, with the record in the file
+        held.release();
+        assertEquals(1, writesWhenTold.get(10, java.util.concurrent.TimeUnit.SECONDS));
+        // ... and a listener of a record settled already is told at once, on the caller's thread
+        Thread[] toldOn = new Thread[1];
+        log.whenDurable(one, refused -> toldOn[0] = Thread.currentThread());
+        assertEquals(Thread.currentThread(), toldOn[0]);
+        log.close();
+
+        // Under always, a listener is told only once a force covers its record
+        ForceWatchingDisk watched = new ForceWatchingDisk();
+        DecisionLog always = new DecisionLog(dir.resolve("always"), FsyncPolicy.ALWAYS, 64, watched, new Storage(watched),
+                FileRegistry.NONE);
+        for (int i = 0; i < 20; i++) {
+            DecisionLog.Appended a = always.append(record("r" + i));
+            java.util.concurrent.CompletableFuture<Long> forcedWhenTold = new java.util.concurrent.CompletableFuture<>();
+            always.whenDurable(a, refused -> forcedWhenTold.complete(watched.forcedThrough(a.file())));
+            long forced = forcedWhenTold.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(forced >= a.end(), "told at byte " + a.end() + " but forced only through " + forced);
+        }
+        always.close();
+
+        // A record the disk refuses: its listener is told why
+        FillingDisk full = new FillingDisk();
+        DecisionLog refusing = new DecisionLog(dir.resolve("full"), FsyncPolicy.INTERVAL, 64, full, new Storage(full),
+                FileRegistry.NONE);
+        full.full = true;
+        java.util.concurrent.CompletableFuture<RuntimeException> why = new java.util.concurrent.CompletableFuture<>();
+        refusing.whenDurable(refusing.append(record("refused")), why::complete);
+        assertTrue(why.get(10, java.util.concurrent.TimeUnit.SECONDS) instanceof StorageUnavailable);
+        full.full = false;
+        refusing.close();
+    }
+
     @Test
     void recordsAreWrittenInTheOrderTheyWereAppended() throws Exception {
         // Given one thread appending fast enough that the writer takes many records per batch

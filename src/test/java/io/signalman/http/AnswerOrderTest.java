@@ -2,11 +2,14 @@ package io.signalman.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.Await;
 import io.signalman.app.Server;
 import io.signalman.datadir.HoldingDisk;
+import io.signalman.json.Json;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * keyed FSM action is held on its way to the file, nothing is written to the idempotency answers
  * and the client is not answered; once the record is written, the answer is. (An answer written
  * before its change fails here whatever the timing: the test waits until either an answer is
- * written or a worker waits for the held record.)
+ * written or a worker waits for the held record.) A stateless decision is answered the same way,
+ * once its record is written, without a worker waiting for it.
  */
 class AnswerOrderTest {
 
@@ -54,6 +58,59 @@ class AnswerOrderTest {
         } finally {
             disk.release();
             server.close();
+        }
+    }
+
+    /**
+     * A stateless decision is answered when its record is written, and no worker thread is held
+     * waiting for that meanwhile: the log's writer hands the answer to the event loop. (Sent
+     * before the write, the answer fails the first assertion; a worker waiting in the log fails
+     * the second: then four clients waiting on a slow disk would hold every deciding thread.)
+     */
+    @Test
+    void aStatelessDecisionIsAnsweredOnlyOnceItsRecordIsWrittenAndNoWorkerWaitsForIt() throws Exception {
+        HoldingDisk disk = new HoldingDisk("decisions-", "decisions-");
+        Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data), disk);
+        try {
+            int port = server.port();
+            String message = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"high\"}, \"type\": \"event\", \"subtype\": \"trade.executed\"}";
+            assertEquals(200, HttpCalls.post(port, "/v1/broker/route", message, null).statusCode());
+            // Given the decision log's writes held
+            disk.hold.set(true);
+            int writesBefore = disk.written.get();
+
+            // When a decision is asked for
+            CompletableFuture<HttpResponse<String>> decision = CompletableFuture.supplyAsync(() -> HttpCalls.post(port,
+                    "/v1/broker/route", message, null));
+            Await.until(Duration.ofSeconds(30), "the record's write to be held, or the client answered",
+                    () -> disk.holding.get() || decision.isDone());
+
+            // Then the client waits for its record, and no worker thread waits with it
+            assertFalse(decision.isDone(), "the client was answered before its record was written");
+            assertFalse(waitingForTheLog(), "a worker thread waits for the held record");
+
+            // ... and once the record is written the client gets the decision it names
+            disk.release();
+            HttpResponse<String> answer = decision.get();
+            assertEquals(200, answer.statusCode(), answer.body());
+            assertTrue(disk.written.get() > writesBefore);
+            String id = Json.parse(answer.body()).get("decision_id").asText();
+            server.decisionLog().sync(server.decisionLog().appended());
+            try (var files = Files.list(server.decisionLog().directory())) {
+                String written = files.map(AnswerOrderTest::read).reduce("", String::concat);
+                assertTrue(written.contains(id), "the answered decision " + id + " is not in the log");
+            }
+        } finally {
+            disk.release();
+            server.close();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
