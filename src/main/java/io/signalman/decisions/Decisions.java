@@ -134,6 +134,15 @@ public final class Decisions {
         RuleBundle bundle = engine.bundle();
         requireRule(bundle, pack, whyNot);
         Decision<D> d = arms.decide(pack, bundle, input, explain || whyNot != null);
+        return commitQueued(pack, endpoint, input, d, whyNot);
+    }
+
+    /**
+     * Queues the record of a decision that changes no state (it may have read some: a signal's
+     * agent state is logged as {@code state_before}) and returns its answer, with {@code why_not}
+     * for {@code rule} when asked, to be sent once the record is durable ({@link Queued}).
+     */
+    public <I, D> Queued commitQueued(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d, String whyNot) {
         ObjectNode outcome = pack.outcomeJson(d.outcome());
         DecisionRecord record = record(pack, endpoint, input, d, outcome, null);
         DecisionLog.Appended a = log.append(record);

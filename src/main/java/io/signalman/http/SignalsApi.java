@@ -25,19 +25,21 @@ final class SignalsApi implements ApiModule {
             }
             byte[] body = Api.bodyBytes(ctx);
             boolean explain = Api.explain(ctx);
-            api.blocking(ctx, 200, () -> route(api, ROUTE, body, explain));
+            api.respond(ctx, () -> route(api, ROUTE, body, explain));
         });
     }
 
     @Override
     public void addresses(Api api) {
-        api.reply(ADDRESS, (body, explain) -> route(api, ADDRESS, body, explain));
+        api.replyWith(ADDRESS, (body, explain) -> route(api, ADDRESS, body, explain));
     }
 
-    private static byte[] route(Api api, String endpoint, byte[] body, boolean explain) throws Exception {
+    /** Reads the agent's state and decides; the answer leaves once its record is written (no state changes here). */
+    private static Api.Reply route(Api api, String endpoint, byte[] body, boolean explain) throws Exception {
         SignalRequest r = SignalRequest.parse(Json.parse(body));
         FsmService fsm = FsmApi.service(api);
         SignalStep step = new SignalStep(r.agent(), r.signal().kind(), r.signal().payload(), fsm.ofAgent(r.agent()).orElse(null));
-        return Json.bytes(api.decisions().commit(Packs.SIGNALS, endpoint, step, api.decisions().evaluate(Packs.SIGNALS, step, explain)));
+        return Api.Reply.queued(api.decisions().commitQueued(Packs.SIGNALS, endpoint, step,
+                api.decisions().evaluate(Packs.SIGNALS, step, explain), null));
     }
 }
