@@ -33,8 +33,7 @@ class AnswerOrderTest {
     void anAnswerIsWrittenOnlyAfterTheChangeItAnswers() throws Exception {
         // Decision-log writes can be held; the writes to idempotency answers are counted
         HoldingDisk disk = new HoldingDisk("decisions-", "answers-");
-        Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data), disk);
-        try {
+        onServer(disk, server -> {
             int port = server.port();
             assertEquals(201, HttpCalls.post(port, "/v1/fsm/instances", "{\"id\": \"r1\", \"machine\": \"review-flow\"}", null).statusCode());
             // Given the decision log's writes held
@@ -55,10 +54,7 @@ class AnswerOrderTest {
             disk.release();
             assertEquals(200, action.get().statusCode(), action.get().body());
             assertEquals(answersBefore + 1, disk.written.get());
-        } finally {
-            disk.release();
-            server.close();
-        }
+        });
     }
 
     /**
@@ -70,8 +66,7 @@ class AnswerOrderTest {
     @Test
     void aStatelessDecisionIsAnsweredOnlyOnceItsRecordIsWrittenAndNoWorkerWaitsForIt() throws Exception {
         HoldingDisk disk = new HoldingDisk("decisions-", "decisions-");
-        Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data), disk);
-        try {
+        onServer(disk, server -> {
             int port = server.port();
             String message = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"high\"}, \"type\": \"event\", \"subtype\": \"trade.executed\"}";
             assertEquals(200, HttpCalls.post(port, "/v1/broker/route", message, null).statusCode());
@@ -100,10 +95,23 @@ class AnswerOrderTest {
                 String written = files.map(AnswerOrderTest::read).reduce("", String::concat);
                 assertTrue(written.contains(id), "the answered decision " + id + " is not in the log");
             }
+        });
+    }
+
+    /** A story on a server of its own whose disk is {@code disk}; the disk lets go of held writes before the server stops. */
+    private void onServer(HoldingDisk disk, Story story) throws Exception {
+        Server server = Server.start(ServerConfig.defaults().withPort(0).withData(data), disk);
+        try {
+            story.on(server);
         } finally {
             disk.release();
             server.close();
         }
+    }
+
+    @FunctionalInterface
+    private interface Story {
+        void on(Server server) throws Exception;
     }
 
     private static String read(Path file) {
