@@ -63,7 +63,8 @@ public final class Guard implements AutoCloseable {
     }
 
     /**
-     * A client's request. Runs on the event loop. The slot is released when the work ends, not
+     * A client's request. Runs on the event loop. The slot is released when the work ends (for a
+     * decision whose record is queued, once the record is written and the answer sent), not
      * when the deadline answers (a worker still busy with a stopped evaluation is still load), or
      * when its thread is abandoned (a new thread has taken over that load).
      */
