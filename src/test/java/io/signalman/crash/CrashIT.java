@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The crash harness, short, in {@code make test} (after the jar is built: {@code bin/signalman}
- * runs it): three rounds of kill -9 under load, one in each fsync mode, and nothing acknowledged
+ * The crash harness, short, in {@code make test} (the build makes the jar before the tests, since
+ * {@code bin/signalman} runs it, and this class runs beside the others): three rounds of kill -9 under load, one in each fsync mode, and nothing acknowledged
  * lost. {@code make crash-test} runs it long. {@code -Dcrash.seed=N} replays a seed.
  */
 class CrashIT {
