@@ -164,6 +164,7 @@ final class UnitStore {
             Files.createDirectories(dir);
             channel = FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             long deadline = System.nanoTime() + CLAIM_WAIT_MILLIS * 1_000_000L;
+            // FileChannel.lock() cannot be given a time limit, so another process's claim is polled for.
             while ((lock = channel.tryLock()) == null && System.nanoTime() < deadline) {
                 waited = true;
                 Thread.sleep(20);

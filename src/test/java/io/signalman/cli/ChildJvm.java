@@ -162,6 +162,16 @@ final class ChildJvm {
      * A server on the archived class path that starts, routes a broker message and stops on SIGTERM,
      * its loaded classes written to the archive as it exits. True when the archive was written.
      */
+    /** The port the server's log says it serves on, or null before it does. */
+    private static String servingPort(Path log) {
+        try {
+            Matcher m = SERVING.matcher(Files.readString(log, StandardCharsets.UTF_8));
+            return m.find() ? m.group(1) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     private static boolean dump() throws IOException, InterruptedException {
         Path tmp = DIR.resolve("classes.jsa.tmp");
         Files.deleteIfExists(tmp);
@@ -180,14 +190,17 @@ final class ChildJvm {
         pb.environment().keySet().removeIf(k -> k.startsWith("SIGNALMAN_"));
         Process p = pb.start();
         try {
-            String port = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (port == null && p.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-                Matcher m = SERVING.matcher(Files.readString(log, StandardCharsets.UTF_8));
-                port = m.find() ? m.group(1) : null;
+            // Its port once it serves; "" when it exited first. No archive when neither comes in time.
+            String port;
+            try {
+                port = io.signalman.Await.value(Duration.ofSeconds(120), "the archiving server to serve", () -> {
+                    String served = servingPort(log);
+                    return served != null ? served : p.isAlive() ? null : "";
+                });
+            } catch (AssertionError slow) {
+                return false;
             }
-            if (port == null) {
+            if (port.isEmpty()) {
                 return false;
             }
             HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/broker/route"))
