@@ -97,7 +97,7 @@ public final class Guard implements AutoCloseable {
      * no rules, and the deadline only marks its thread stuck if it somehow does not return.
      */
     <T> Future<T> operate(Vertx vertx, Callable<T> work) {
-        return submit(vertx, operators, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs), work, () -> { });
+        return submit(vertx.getOrCreateContext(), operators, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs), work, () -> { });
     }
 
     private void start(Vertx vertx, Workers pool, InFlight.Slot slot, KeySource keys, Callable<Api.Reply> work,
@@ -130,7 +130,7 @@ public final class Guard implements AutoCloseable {
                 answer.fail(failed);
             }
         };
-        submit(vertx, pool, deadline, () -> Deadline.within(deadline, () -> idempotency.once(keys.key(), work)), slot::dropped)
+        submit(context, pool, deadline, () -> Deadline.within(deadline, () -> idempotency.once(keys.key(), work)), slot::dropped)
                 .onComplete(done -> {
                     Api.Reply reply = done.succeeded() ? done.result() : null;
                     if (reply == null || reply.queued() == null) {
@@ -151,8 +151,7 @@ public final class Guard implements AutoCloseable {
     }
 
     /** Runs {@code work} on {@code pool}; the future completes on the calling context (an event loop). */
-    private static <T> Future<T> submit(Vertx vertx, Workers pool, long deadline, Callable<T> work, Runnable onAbandoned) {
-        Context context = vertx.getOrCreateContext();
+    private static <T> Future<T> submit(Context context, Workers pool, long deadline, Callable<T> work, Runnable onAbandoned) {
         Promise<T> promise = Promise.promise();
         try {
             pool.execute(deadline, () -> {
