@@ -20,7 +20,6 @@ import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,8 +100,17 @@ public final class GeneratedJava {
             "BinaryExpr", "UnaryExpr", "EnclosedExpr", "ConditionalExpr", "CastExpr", "StringLiteralExpr",
             "IntegerLiteralExpr", "LongLiteralExpr", "DoubleLiteralExpr", "BooleanLiteralExpr", "NullLiteralExpr");
 
+    /**
+     * How the sources are parsed: at JavaParser's raw level, which runs no validator and no
+     * post-processor after the parse (a quarter of the check's time at the Java 17 level). The
+     * {@link #KINDS} allow-list makes the validator redundant here, and the compiler that follows
+     * refuses what is not Java. The raw grammar reads two words as names where Java 17 reads them
+     * as keywords: a {@code var} is then an unknown type and a {@code yield} an unknown call or no
+     * Java at all, all refused. No {@code \}{@code u} escape is translated, because a source holding
+     * one is refused before it is parsed: without one, the text the compiler reads is this text.
+     */
     private static final ParserConfiguration JAVA = new ParserConfiguration()
-            .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17).setPreprocessUnicodeEscapes(true);
+            .setLanguageLevel(ParserConfiguration.LanguageLevel.RAW);
 
     private final Set<String> methods = new HashSet<>(GENERATOR_METHODS);
     private final Set<String> words = new HashSet<>(GENERATOR_WORDS);
@@ -133,34 +141,53 @@ public final class GeneratedJava {
 
     private List<Problem> check(Map<String, String> sources) {
         List<Problem> problems = new ArrayList<>();
-        Map<String, CompilationUnit> units = new LinkedHashMap<>();
+        Set<String> types = new HashSet<>();
+        Set<String> values = new HashSet<>();
+        // One walk of each source: what it declares, what is wrong with it whatever the others declare,
+        // and the names that are right only if some source declares them (judged once all are walked).
+        List<Named> named = new ArrayList<>();
+        JavaParser parser = new JavaParser(JAVA);
         for (Map.Entry<String, String> s : new java.util.TreeMap<>(sources).entrySet()) {
             int escape = s.getValue().indexOf("\\u");
             if (escape >= 0) {
                 problems.add(new Problem(s.getKey(), lineOf(s.getValue(), escape), "a \\" + "u escape", Optional.empty()));
                 continue;
             }
-            ParseResult<CompilationUnit> parsed = new JavaParser(JAVA).parse(s.getValue());
+            ParseResult<CompilationUnit> parsed = parser.parse(s.getValue());
             if (!parsed.isSuccessful() || parsed.getResult().isEmpty()) {
                 problems.add(new Problem(s.getKey(), 0, "Java that does not parse: " + parsed.getProblems(), Optional.empty()));
                 continue;
             }
-            units.put(s.getKey(), parsed.getResult().get());
-        }
-        Set<String> types = new HashSet<>();
-        Set<String> values = new HashSet<>();
-        for (CompilationUnit cu : units.values()) {
-            cu.walk(n -> declared(n, types, values));
-        }
-        for (Map.Entry<String, CompilationUnit> u : units.entrySet()) {
-            u.getValue().walk(n -> {
-                String what = judge(n, types, values);
+            String path = s.getKey();
+            parsed.getResult().get().walk(n -> {
+                declared(n, types, values);
+                String what = judge(n);
                 if (what != null) {
-                    problems.add(new Problem(u.getKey(), n.getBegin().map(p -> p.line).orElse(0), what, ruleOf(n)));
+                    problems.add(problem(path, n, what));
+                } else {
+                    Named name = named(path, n);
+                    if (name != null) {
+                        named.add(name);
+                    }
                 }
             });
         }
+        for (Named n : named) {
+            if (!types.contains(n.word()) && (n.type() || !values.contains(n.word()))) {
+                problems.add(problem(n.path(), n.node(), n.type() ? "the type " + ((ClassOrInterfaceType) n.node())
+                        .getNameWithScope() : "the name " + n.word()));
+            }
+        }
+        problems.sort(java.util.Comparator.comparing(Problem::path).thenComparingInt(Problem::line));
         return problems;
+    }
+
+    /** A type or a name in generated Java that only a declaration in the generated sources can make right. */
+    private record Named(String path, Node node, String word, boolean type) {
+    }
+
+    private static Problem problem(String path, Node n, String what) {
+        return new Problem(path, n.getBegin().map(p -> p.line).orElse(0), what, ruleOf(n));
     }
 
     private static void declared(Node n, Set<String> types, Set<String> values) {
@@ -177,8 +204,11 @@ public final class GeneratedJava {
         }
     }
 
-    /** What is wrong with one node of generated Java, or null when the generator writes such code. */
-    private String judge(Node n, Set<String> types, Set<String> values) {
+    /**
+     * What is wrong with one node of generated Java whatever the sources declare, or null when the
+     * generator writes such code (its names are judged by {@link #named}).
+     */
+    private String judge(Node n) {
         String kind = n.getClass().getSimpleName();
         if (!KINDS.contains(kind)) {
             return "code the rule compiler never writes (" + kind + ")";
@@ -193,19 +223,23 @@ public final class GeneratedJava {
                 && !GENERATED_NAME.matcher(m.getNameAsString()).matches()) {
             return "a call of " + m.getNameAsString() + "(...)";
         }
+        return null;
+    }
+
+    /**
+     * The type or name a node uses that is neither the generator's, the vocabulary's nor generated
+     * by its naming scheme, so that it is right only where the generated sources declare it (a type
+     * by a type declaration; a name by any declaration); null for any other node.
+     */
+    private Named named(String path, Node n) {
         if (n instanceof ClassOrInterfaceType t) {
             String name = t.getNameAsString();
-            if (!words.contains(name) && !types.contains(name) && !GENERATED_NAME.matcher(name).matches()) {
-                return "the type " + t.getNameWithScope();
-            }
+            return words.contains(name) || GENERATED_NAME.matcher(name).matches() ? null : new Named(path, n, name, true);
         }
         String word = n instanceof NameExpr e ? e.getNameAsString() : n instanceof FieldAccessExpr f ? f.getNameAsString()
                 : n instanceof Name q ? q.getIdentifier() : null;
-        if (word != null && !words.contains(word) && !types.contains(word) && !values.contains(word)
-                && !GENERATED_NAME.matcher(word).matches()) {
-            return "the name " + word;
-        }
-        return null;
+        return word == null || words.contains(word) || GENERATED_NAME.matcher(word).matches() ? null
+                : new Named(path, n, word, false);
     }
 
     /** The rule a node of generated Java was generated for, when the code says (a lambda's rule names, a rule method). */
