@@ -107,6 +107,17 @@ final class DrlIndex {
      * table is at its row, so every message and explanation points into the spreadsheet.
      */
     static DrlIndex of(PackDefinition pack, Map<String, byte[]> drlFiles, Map<String, DecisionTable> tables) {
+        DrlIndex index = read(pack, drlFiles, tables);
+        index.lint(pack);
+        return index;
+    }
+
+    /**
+     * {@link #of} without the lint: the rule reader's reading of every file, which must come before
+     * anything is compiled, so that the lint (which only reads the rules) can run while the units
+     * compile ({@link #lint}).
+     */
+    static DrlIndex read(PackDefinition pack, Map<String, byte[]> drlFiles, Map<String, DecisionTable> tables) {
         DrlIndex index = new DrlIndex();
         index.tables = tables;
         index.vocabulary = pack.vocabulary();
@@ -121,9 +132,19 @@ final class DrlIndex {
         for (Map.Entry<String, byte[]> file : drlFiles.entrySet()) {
             index.indexFile(pack, file.getKey(), new String(file.getValue(), StandardCharsets.UTF_8), byName);
         }
-        new RuleLint(pack, index.parsed, index.errors, index.warnings).run();
-        new ConditionLint(pack, index.parsed, index.errors, index.warnings).run();
         return index;
+    }
+
+    /**
+     * The conventions every pack shares and the conditions that can never or always match
+     * ({@link RuleLint}, {@link ConditionLint}), added to {@link #errors} and {@link #warnings}. It
+     * only reads what {@link #read} read, so compile threads may use the index meanwhile; once.
+     */
+    void lint(PackDefinition pack) {
+        if (vocabulary != null) {
+            new RuleLint(pack, parsed, errors, warnings).run();
+            new ConditionLint(pack, parsed, errors, warnings).run();
+        }
     }
 
     /** The rule reader's reading of each DRL file that parsed, by path. */

@@ -76,7 +76,7 @@ final class PackBuild {
             }
             return b;
         }
-        b.index = DrlIndex.of(def, drl, b.tables);
+        b.index = DrlIndex.read(def, drl, b.tables);
         try {
             // The reference data gets the checker's readings of the DRL files: each is parsed once.
             b.reference = def.loadReference(PackFiles.of(all, b.index.readings()));
@@ -84,8 +84,9 @@ final class PackBuild {
         } catch (BundleException e) {
             b.errors.addAll(e.errors());
         }
-        b.errors.addAll(b.index.errors());
         if (b.index.unparsable()) {
+            b.index.lint(def);
+            b.errors.addAll(b.index.errors());
             b.semanticChecks();
             return b; // the compiler would only repeat the parser's errors
         }
@@ -94,6 +95,10 @@ final class PackBuild {
             b.cached.add(hit);
             b.building.add(hit == null ? units.build(unit, b.index) : null);
         }
+        // The rules were read before any unit was handed to the compiler; the lint only reads them,
+        // so it runs here while the units compile instead of before, on a core that would wait.
+        b.index.lint(def);
+        b.errors.addAll(b.index.errors());
         return b;
     }
 
