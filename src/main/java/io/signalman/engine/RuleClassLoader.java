@@ -19,9 +19,11 @@ import java.util.stream.Collectors;
  * what a rule may use: the pack's vocabulary, a few {@code java.lang} and {@code java.util}
  * basics, dates and numbers, RE2/J, and the parts of Drools' runtime that generated code calls.
  * Anything else ({@code java.nio.file}, {@code java.lang.reflect}, {@code System},
- * {@code Runtime}, {@code Thread}, the rest of Signalman) is not found: the Java compiler cannot
- * resolve it (it reads class files through this loader) and, were it compiled elsewhere, it
- * would fail to link instead of running.
+ * {@code Runtime}, {@code Thread}, Java's backtracking regex, the rest of Signalman) is not found:
+ * the Java compiler cannot resolve it (it reads class files through this loader) and, were it
+ * compiled elsewhere, it would fail to link instead of running (every unit's classes, just
+ * compiled or read back from the store, are defined by a {@link StoredUnitLoader} whose parent
+ * this is).
  *
  * <p>NOTE: an allow-list of names, not of packages, where a package holds something a rule must
  * never reach ({@code java.lang} has {@code Runtime}; {@code java.util} has {@code Scanner} and
@@ -70,7 +72,7 @@ final class RuleClassLoader extends ClassLoader {
             "java/nio/", "java/net/", "java/lang/reflect/", "java/lang/System.", "java/lang/Runtime.",
             "java/lang/Process", "java/lang/Thread", "java/lang/ClassLoader.", "java/lang/Module", "java/lang/StackWalker",
             "java/lang/SecurityManager", "java/lang/instrument/", "java/lang/management/", "java/util/concurrent/",
-            "java/util/ServiceLoader", "java/util/Scanner", "java/util/zip/", "java/util/jar/", "java/util/logging/",
+            "java/util/ServiceLoader", "java/util/Scanner", "java/util/regex/", "java/util/zip/", "java/util/jar/", "java/util/logging/",
             "java/util/prefs/", "javax/", "jdk/", "sun/", "com/sun/");
 
     /**

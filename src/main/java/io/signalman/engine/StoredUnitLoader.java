@@ -3,9 +3,10 @@ package io.signalman.engine;
 import java.util.Map;
 
 /**
- * Defines the classes of a unit read back from the {@link UnitStore}, itself first, and asks its
- * parent, the {@link RuleClassLoader}, for everything else: so stored rule classes link to exactly
- * what freshly compiled ones may, whoever wrote the stored bytes.
+ * Defines the classes of a unit, just compiled or read back from the {@link UnitStore}, itself
+ * first, and asks its parent, the {@link RuleClassLoader}, for everything else: so every rule
+ * class links to exactly what the rule language allows, whoever wrote its bytes. (Drools' own
+ * loader for a built module has the application's loader for parent; its classes are not used.)
  */
 final class StoredUnitLoader extends ClassLoader {
 

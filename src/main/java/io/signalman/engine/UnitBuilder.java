@@ -4,6 +4,7 @@ import io.signalman.rulelang.GeneratedJava;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.drools.compiler.kie.builder.impl.KieBuilderImpl;
@@ -84,8 +85,14 @@ final class UnitBuilder {
             if (!errors.isEmpty()) {
                 return new Outcome(null, errors);
             }
-            Outcome built = models(unit, (CanonicalKieModule) builder.getKieModule());
-            if (store != null && built.built() != null && !project[0].compiled().isEmpty()) {
+            if (project[0] == null || project[0].compiled().isEmpty()) {
+                return models(unit, (CanonicalKieModule) builder.getKieModule());
+            }
+            // The classes are defined as a stored unit's are, through the rule class loader, not by
+            // Drools' own loader for the module (whose parent is the application's: a class compiled
+            // from the rules could link to anything there).
+            Outcome built = defined(unit, project[0].compiled(), project[0].models(), loader);
+            if (store != null && built.built() != null) {
                 store.write(unit.key(), project[0].compiled(), project[0].models());
             }
             return built;
@@ -152,23 +159,40 @@ final class UnitBuilder {
      * A unit read back from the store, its classes defined through the rule class loader; null when
      * they do not make up the unit (a damaged or foreign entry), which is then built anew.
      */
-    @SuppressWarnings("unchecked")
     private static Outcome fromStore(CompileUnit unit, UnitStore.Stored stored, RuleClassLoader loader) {
+        Outcome o = defined(unit, stored.classes(), stored.models(), loader);
+        return o.built() != null ? o : null;
+    }
+
+    /**
+     * A unit's class files defined through the rule class loader ({@link StoredUnitLoader}), stored
+     * or just compiled alike: its models, or an error when they do not load, link or hold the
+     * unit's rules.
+     */
+    @SuppressWarnings("unchecked")
+    private static Outcome defined(CompileUnit unit, Map<String, byte[]> classFiles, List<String> modelNames,
+                                   RuleClassLoader loader) {
         try {
-            StoredUnitLoader classes = new StoredUnitLoader(loader, stored.classes());
+            StoredUnitLoader classes = new StoredUnitLoader(loader, classFiles);
             List<Class<? extends Model>> models = new ArrayList<>();
             int rules = 0;
-            for (String name : stored.models()) {
+            for (String name : modelNames) {
                 Class<?> c = classes.loadClass(name);
                 if (!Model.class.isAssignableFrom(c)) {
-                    return null;
+                    return new Outcome(null, List.of(new BundleError(unit.firstFile(), 0, 0, "the compiled rules of "
+                            + unit.label() + " hold " + name + ", which is no rule model")));
                 }
                 models.add((Class<? extends Model>) c);
                 rules += ((Model) c.getDeclaredConstructor().newInstance()).getRules().size();
             }
-            return rules == unit.expectedRules() ? new Outcome(new Built(unit.key(), List.copyOf(models)), List.of()) : null;
+            if (rules != unit.expectedRules()) {
+                return new Outcome(null, List.of(new BundleError(unit.firstFile(), 0, 0, "the compiled rules are incomplete: "
+                        + rules + " of " + unit.expectedRules() + " rules of " + unit.label() + " built")));
+            }
+            return new Outcome(new Built(unit.key(), List.copyOf(models)), List.of());
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-            return null;
+            return new Outcome(null, List.of(new BundleError(unit.firstFile(), 0, 0, "the compiled rules of " + unit.label()
+                    + " did not load: " + e)));
         }
     }
 

@@ -33,7 +33,10 @@ import java.util.regex.Pattern;
  * become code, so this one does not trust the rule text at all: every method the generated
  * code calls must be one Drools' code generator writes, or one the pack's vocabulary publishes;
  * every type it names must be Drools' model, a few JDK basics, the pack's vocabulary or a class
- * the generator declared; and it holds no statement or declaration the generator never writes
+ * the generator declared; every name qualified by a package must name one of the packages
+ * generated code names (so no word the rules made allowed, such as a package's or a local
+ * variable's, reaches another package: {@code java.util.regex} with a rule package
+ * {@code signalman.regex}); and it holds no statement or declaration the generator never writes
  * (loops, {@code try}, lambdas, anonymous or local classes, static initializers, arrays).
  *
  * <p>NOTE: the names are Drools 10.2.0's, read from what it generates for every construct the
@@ -89,6 +92,15 @@ public final class GeneratedJava {
             + "|(Block|Function|Predicate)[0-9]{1,2}|rule_[A-Za-z0-9_]+|var_[A-Za-z0-9_$]+|regexp_[0-9A-Fa-f]+"
             + "|[a-z][a-z0-9_]*_[A-Z][A-Za-z0-9]*_Metadata(_INSTANCE)?|\\$[A-Za-z_][A-Za-z0-9_]*)");
 
+    /**
+     * The packages generated code names classes of, besides the vocabulary's and the rules' own:
+     * every qualified name that starts with a package must name one of these (or one under
+     * {@code org.drools.model}), however each of its words came to be allowed on its own.
+     */
+    private static final Set<String> GENERATOR_PACKAGES = Set.of("java.lang", "java.util", "java.util.function", "java.math",
+            "java.time", "java.time.format", "com.google.re2j", "org.drools.model", "org.drools.modelcompiler.dsl.pattern",
+            "org.drools.modelcompiler.util", "org.drools.compiler.kie.builder", "org.drools.util");
+
     /** Kinds of code the generator writes; anything else (a loop, try, a lambda, an array, a cast) is refused. */
     private static final Set<String> KINDS = Set.of("CompilationUnit", "PackageDeclaration", "ImportDeclaration", "Name",
             "SimpleName", "ClassOrInterfaceDeclaration", "EnumDeclaration", "EnumConstantDeclaration", "FieldDeclaration",
@@ -114,11 +126,15 @@ public final class GeneratedJava {
 
     private final Set<String> methods = new HashSet<>(GENERATOR_METHODS);
     private final Set<String> words = new HashSet<>(GENERATOR_WORDS);
+    /** Packages a qualified name may name: the generator's, the vocabulary's and the rules' own. */
+    private final Set<String> packages = new HashSet<>(GENERATOR_PACKAGES);
+    private final Set<String> rulePackages = new HashSet<>();
 
     private GeneratedJava(Vocabulary vocabulary) {
         for (Class<?> c : vocabulary.classes()) {
             words.add(c.getSimpleName());
             words.addAll(List.of(c.getName().split("[.$]")));
+            packages.add(c.getPackageName());
         }
         for (Class<?> c : vocabulary.classes()) {
             Vocabulary.tests(c).keySet().forEach(methods::add);
@@ -136,6 +152,7 @@ public final class GeneratedJava {
     public static List<Problem> check(Vocabulary vocabulary, Set<String> drlPackages, Map<String, String> sources) {
         GeneratedJava g = new GeneratedJava(vocabulary);
         drlPackages.forEach(p -> g.words.addAll(List.of(p.split("\\."))));
+        drlPackages.stream().filter(p -> !p.isEmpty()).forEach(g.rulePackages::add);
         return g.check(sources);
     }
 
@@ -162,6 +179,9 @@ public final class GeneratedJava {
             parsed.getResult().get().walk(n -> {
                 declared(n, types, values);
                 String what = judge(n);
+                if (what == null) {
+                    what = outsidePackages(n);
+                }
                 if (what != null) {
                     problems.add(problem(path, n, what));
                 } else {
@@ -240,6 +260,70 @@ public final class GeneratedJava {
                 : n instanceof Name q ? q.getIdentifier() : null;
         return word == null || words.contains(word) || GENERATED_NAME.matcher(word).matches() ? null
                 : new Named(path, n, word, false);
+    }
+
+    /**
+     * What is wrong with a qualified name that starts with a package (a name, a type or a field
+     * access of words whose first starts with a small letter): the package must be one generated
+     * code names, whatever its words are allowed for on their own (a rule's package or a local
+     * variable can make any word a name); null for any other node. The words before the first
+     * capitalised one are the package; all of them when none is (a package or an import of one).
+     */
+    private String outsidePackages(Node n) {
+        List<String> chain = qualified(n);
+        if (chain == null || chain.size() < 2 || !Character.isLowerCase(chain.get(0).charAt(0))
+                || GENERATED_NAME.matcher(chain.get(0)).matches()) {
+            return null;
+        }
+        int type = 0;
+        while (type < chain.size() && !Character.isUpperCase(chain.get(type).charAt(0))) {
+            type++;
+        }
+        String pkg = String.join(".", chain.subList(0, type));
+        return packages.contains(pkg) || rulePackages.contains(pkg) || pkg.startsWith("org.drools.model.") ? null
+                : "the package " + pkg;
+    }
+
+    /**
+     * The words of the qualified name {@code n} ends, when {@code n} is the whole of one (no longer
+     * name holds it as its qualifier or scope) and it is made of plain words; null otherwise.
+     */
+    private static List<String> qualified(Node n) {
+        java.util.LinkedList<String> words = new java.util.LinkedList<>();
+        if (n instanceof Name name) {
+            if (name.getParentNode().orElse(null) instanceof Name outer && outer.getQualifier().orElse(null) == name) {
+                return null;
+            }
+            for (Name at = name; at != null; at = at.getQualifier().orElse(null)) {
+                words.addFirst(at.getIdentifier());
+            }
+            return words;
+        }
+        if (n instanceof ClassOrInterfaceType type) {
+            if (type.getParentNode().orElse(null) instanceof ClassOrInterfaceType outer && outer.getScope().orElse(null) == type) {
+                return null;
+            }
+            for (ClassOrInterfaceType at = type; at != null; at = at.getScope().orElse(null)) {
+                words.addFirst(at.getNameAsString());
+            }
+            return words;
+        }
+        if (n instanceof FieldAccessExpr field) {
+            if (field.getParentNode().orElse(null) instanceof FieldAccessExpr outer && outer.getScope() == field) {
+                return null;
+            }
+            com.github.javaparser.ast.expr.Expression at = field;
+            while (at instanceof FieldAccessExpr f) {
+                words.addFirst(f.getNameAsString());
+                at = f.getScope();
+            }
+            if (!(at instanceof NameExpr root)) {
+                return null; // a field of something computed: its words are judged one by one
+            }
+            words.addFirst(root.getNameAsString());
+            return words;
+        }
+        return null;
     }
 
     /** The rule a node of generated Java was generated for, when the code says (a lambda's rule names, a rule method). */

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The two lines behind the rule reader, each on its own: the hostile corpus's live payloads are
@@ -83,6 +84,44 @@ class DefenceInDepthTest {
         assertNull(loader.getResource("java/nio/file/Files.class"), "the compiler cannot read it either");
         assertNull(loader.getResource("io/signalman/http/Server.class"));
         assertTrue(loader.getResource("java/lang/String.class") != null);
+    }
+
+    /**
+     * A unit just compiled is defined as a stored one is, through the rule class loader: its
+     * classes cannot link to what a rule may not use even where the compiler was made to accept a
+     * call (Drools' own loader for the built module, whose parent is the application's, resolved
+     * {@code java.lang.Runtime} for them).
+     */
+    @Test
+    void freshlyCompiledRuleClassesLinkOnlyThroughTheRuleClassLoader(@TempDir Path dir) throws Exception {
+        Path plain = dir.resolve("plain.drl");
+        Files.writeString(plain, """
+                package signalman.broker;
+
+                import io.signalman.broker.Message;
+
+                global io.signalman.broker.Route decide;
+
+                rule "a plain rule"
+                    @reason("routes everything")
+                    agenda-group "route" activation-group "route" salience 100
+                when
+                    Message()
+                then
+                    decide.primary("openclaw");
+                end
+                """);
+
+        UnitBuilder.Outcome out = UnitBuilder.build(unitOf(plain), BROKER, true);
+
+        assertTrue(out.built() != null && !out.built().models().isEmpty(), () -> out.errors().toString());
+        for (Class<?> model : out.built().models()) {
+            ClassLoader loader = model.getClassLoader();
+            assertTrue(loader instanceof StoredUnitLoader, "defined by " + loader);
+            for (String refused : List.of("java.lang.Runtime", "java.util.regex.Pattern", "io.signalman.hostile.Canary")) {
+                assertThrows(ClassNotFoundException.class, () -> Class.forName(refused, false, loader), refused);
+            }
+        }
     }
 
     /**

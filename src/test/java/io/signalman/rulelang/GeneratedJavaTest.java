@@ -79,6 +79,60 @@ class GeneratedJavaTest {
     }
 
     @Test
+    void aQualifiedNameMustNameAPackageGeneratedCodeNamesHoweverItsWordsCameToBeAllowed() {
+        // Given Java's backtracking regex named in full, its package's last word allowed three ways:
+        // the rules' own package named after it, a local variable of that name, or both
+        String call = "java.util.regex.Pattern.compile(\"(a+)+$\").matcher(\"aaaa!\").matches()";
+        String viaLocal = "package signalman.broker;\n\npublic class RulesG {\n    public static boolean f() {\n"
+                + "        String regex = \"x\";\n        return " + call + ";\n    }\n}\n";
+        String viaPackage = "package signalman.regex;\n\npublic class RulesH {\n    public static boolean f() {\n"
+                + "        return " + call + ";\n    }\n}\n";
+        String viaImport = "package signalman.regex;\n\nimport java.util.regex.*;\n\npublic class RulesI {\n"
+                + "    public static boolean f() {\n        return Pattern.compile(\"a\").matcher(\"a\").matches();\n    }\n}\n";
+        // Then each is refused, naming the package, at the line that names it
+        assertEquals(List.of("the package java.util.regex@6"), where(GeneratedJava.check(BROKER, Set.of("signalman.broker"),
+                Map.of("signalman/broker/RulesG.java", viaLocal))));
+        assertEquals(List.of("the package java.util.regex@5"), where(GeneratedJava.check(BROKER, Set.of("signalman.regex"),
+                Map.of("signalman/regex/RulesH.java", viaPackage))));
+        assertEquals(List.of("the package java.util.regex@3"), where(GeneratedJava.check(BROKER, Set.of("signalman.regex"),
+                Map.of("signalman/regex/RulesI.java", viaImport))));
+    }
+
+    @Test
+    void theGeneratorsPackagesTheVocabularysAndTheRulesOwnAreNamedFreely() {
+        // Given the qualified names generated code holds: the rules' package and its lambdas' sub-package,
+        // an import of the rules' class, the vocabulary's and Drools' model classes, java.lang
+        String source = """
+                package signalman.broker.PB8;
+
+                import static signalman.broker.RulesFD424D87471FD92505D45FC5D990D66C.*;
+                import signalman.broker.*;
+                import io.signalman.broker.Message;
+
+                @org.drools.compiler.kie.builder.MaterializedLambda()
+                public enum LambdaPredicateB8C20E10389FA9EBDB46D29592F86C09 implements org.drools.model.functions.Predicate1<io.signalman.broker.Message> {
+
+                    INSTANCE;
+
+                    public java.lang.String getExpressionHash() {
+                        return org.drools.model.Rule.Attribute.SALIENCE.toString();
+                    }
+
+                    public boolean test(io.signalman.broker.Message _this) throws java.lang.Exception {
+                        return org.drools.modelcompiler.util.EvaluationUtil.areNullSafeEquals(_this.subtype(), "gen.701");
+                    }
+                }
+                """;
+        // Then nothing is refused but the one call the generator never writes (toString is not on its list)
+        assertEquals(List.of("a call of toString(...)@13"), where(GeneratedJava.check(BROKER, Set.of("signalman.broker"),
+                Map.of("signalman/broker/PB8/LambdaPredicateB8C20E10389FA9EBDB46D29592F86C09.java", source))));
+    }
+
+    private static List<String> where(List<GeneratedJava.Problem> problems) {
+        return problems.stream().map(p -> p.message() + "@" + p.line()).toList();
+    }
+
+    @Test
     void anEscapeIsRefusedAtItsLineBeforeAnythingIsParsed() {
         // Given a source whose comment holds an escape that Java would read as a newline and then code
         String escaped = "package rules;\n\npublic class RulesE {\n    // \\u000a static { }\n}\n";
