@@ -289,25 +289,13 @@ public final class GeneratedJava {
      * name holds it as its qualifier or scope) and it is made of plain words; null otherwise.
      */
     private static List<String> qualified(Node n) {
-        java.util.LinkedList<String> words = new java.util.LinkedList<>();
         if (n instanceof Name name) {
-            if (name.getParentNode().orElse(null) instanceof Name outer && outer.getQualifier().orElse(null) == name) {
-                return null;
-            }
-            for (Name at = name; at != null; at = at.getQualifier().orElse(null)) {
-                words.addFirst(at.getIdentifier());
-            }
-            return words;
+            return words(name, Name.class, Name::getQualifier, Name::getIdentifier);
         }
         if (n instanceof ClassOrInterfaceType type) {
-            if (type.getParentNode().orElse(null) instanceof ClassOrInterfaceType outer && outer.getScope().orElse(null) == type) {
-                return null;
-            }
-            for (ClassOrInterfaceType at = type; at != null; at = at.getScope().orElse(null)) {
-                words.addFirst(at.getNameAsString());
-            }
-            return words;
+            return words(type, ClassOrInterfaceType.class, ClassOrInterfaceType::getScope, ClassOrInterfaceType::getNameAsString);
         }
+        java.util.LinkedList<String> words = new java.util.LinkedList<>();
         if (n instanceof FieldAccessExpr field) {
             if (field.getParentNode().orElse(null) instanceof FieldAccessExpr outer && outer.getScope() == field) {
                 return null;
@@ -324,6 +312,23 @@ public final class GeneratedJava {
             return words;
         }
         return null;
+    }
+
+    /**
+     * The words of a name or type made of a chain of its own kind ({@code a.b.C}: each link's
+     * qualifier or scope the next), when {@code n} is the outermost link; null when it is inner.
+     */
+    private static <T extends Node> List<String> words(T n, Class<T> kind, java.util.function.Function<T, Optional<T>> inner,
+                                                       java.util.function.Function<T, String> word) {
+        Node parent = n.getParentNode().orElse(null);
+        if (kind.isInstance(parent) && inner.apply(kind.cast(parent)).orElse(null) == n) {
+            return null;
+        }
+        java.util.LinkedList<String> words = new java.util.LinkedList<>();
+        for (T at = n; at != null; at = inner.apply(at).orElse(null)) {
+            words.addFirst(word.apply(at));
+        }
+        return words;
     }
 
     /** The rule a node of generated Java was generated for, when the code says (a lambda's rule names, a rule method). */
