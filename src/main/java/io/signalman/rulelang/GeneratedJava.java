@@ -295,11 +295,11 @@ public final class GeneratedJava {
         if (n instanceof ClassOrInterfaceType type) {
             return words(type, ClassOrInterfaceType.class, ClassOrInterfaceType::getScope, ClassOrInterfaceType::getNameAsString);
         }
-        java.util.LinkedList<String> words = new java.util.LinkedList<>();
         if (n instanceof FieldAccessExpr field) {
             if (field.getParentNode().orElse(null) instanceof FieldAccessExpr outer && outer.getScope() == field) {
                 return null;
             }
+            java.util.LinkedList<String> words = new java.util.LinkedList<>();
             com.github.javaparser.ast.expr.Expression at = field;
             while (at instanceof FieldAccessExpr f) {
                 words.addFirst(f.getNameAsString());
