@@ -78,6 +78,18 @@ final class Args {
         }
     }
 
+    long getLong(String name, long fallback) throws UsageException {
+        String v = get(name, null);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(v.trim().replace("_", "").replace(",", ""));
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " must be a whole number, not \"" + v + "\"");
+        }
+    }
+
     /** Every value of a flag given more than once ({@code --pack broker --pack dispatch}), in order. */
     List<String> all(String name) {
         return repeated.getOrDefault(name, List.of());

@@ -20,7 +20,8 @@ final class CheckCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args args = new Args(argv, Set.of("rules"), Set.of(), env);
+        Args args = new Args(argv, BudgetFlags.with(Set.of("rules")), Set.of(), env);
+        BudgetFlags.apply(args);
         if (args.positional().size() > 1) {
             throw new Args.UsageException("check takes one rules directory");
         }

@@ -36,7 +36,8 @@ final class ExplainCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, Set.of("rules", "why-not"), Set.of("json"), env);
+        Args a = new Args(argv, BudgetFlags.with(Set.of("rules", "why-not")), Set.of("json"), env);
+        BudgetFlags.apply(a);
         if (a.positional().size() != 2) {
             throw new Args.UsageException("explain needs <pack> <input.json> (examples/<pack>/ has one input per pack)");
         }

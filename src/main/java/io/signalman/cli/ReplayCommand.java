@@ -46,7 +46,8 @@ final class ReplayCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, VALUED, BOOLEANS, env);
+        Args a = new Args(argv, BudgetFlags.with(VALUED), BOOLEANS, env);
+        BudgetFlags.apply(a);
         if (a.positional().isEmpty()) {
             throw new Args.UsageException("replay needs at least one ARCHIVE (" + Archive.KINDS + ", or a folder of them)");
         }

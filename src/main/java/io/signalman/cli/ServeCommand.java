@@ -146,7 +146,7 @@ final class ServeCommand {
 
     /** The command line (and the environment's SIGNALMAN_* fallbacks) as flags. */
     static Args args(String[] argv, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, VALUED, BOOLEANS, env);
+        Args a = new Args(argv, BudgetFlags.with(VALUED), BOOLEANS, env);
         if (!a.positional().isEmpty()) {
             throw new Args.UsageException("serve takes no positional arguments: " + a.positional());
         }
@@ -172,6 +172,8 @@ final class ServeCommand {
                 Path.of(a.get("rules", "rules")), Path.of(a.get("fixtures", "replay-fixtures")), Path.of(a.get("data", "data")),
                 token, a.getInt("body-limit", (int) d.bodyLimit()), a.getInt("workers", d.workers()),
                 fsync, d.logQueue(), d.blockedWarnMs(), limits(a), null);
+        // A rule sees texts up to the body limit: the cost model judges its patterns against that length.
+        BudgetFlags.apply(a, base.bodyLimit());
         if (a.get("admin-port", null) == null && a.get("admin-host", null) != null) {
             throw new Args.UsageException("--admin-host needs --admin-port");
         }

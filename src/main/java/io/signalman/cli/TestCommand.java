@@ -26,7 +26,8 @@ final class TestCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args args = new Args(argv, Set.of("rules"), Set.of("json"), env);
+        Args args = new Args(argv, BudgetFlags.with(Set.of("rules")), Set.of("json"), env);
+        BudgetFlags.apply(args);
         if (args.positional().size() > 1) {
             throw new Args.UsageException("test takes one rules directory");
         }

@@ -90,6 +90,9 @@ final class PackBuild {
             b.semanticChecks();
             return b; // the compiler would only repeat the parser's errors
         }
+        if (b.referenceLoaded) {
+            b.errors.addAll(b.overBudget());
+        }
         for (CompileUnit unit : CompileUnits.plan(def.name(), b.index.files().values(), policy)) {
             UnitBuilder.Built hit = units.cached(unit);
             b.cached.add(hit);
@@ -104,6 +107,28 @@ final class PackBuild {
 
     String name() {
         return def.name();
+    }
+
+    /**
+     * The rules whose worst case is over the budgets, each at its {@code file:line}: judged from the
+     * rules as read and the reference data as loaded, before anything of them is compiled or run,
+     * so that no stage after this one (the gate's replay, a draft's Try or scenarios, a trial)
+     * ever evaluates them.
+     */
+    private List<BundleError> overBudget() {
+        io.signalman.cost.CostModel model = new io.signalman.cost.CostModel(def.vocabulary(), reference.facts(),
+                io.signalman.cost.Budgets.current());
+        List<BundleError> out = new ArrayList<>();
+        index.readings().forEach((path, file) -> {
+            for (io.signalman.rulelang.RuleReading r : file.rules()) {
+                String problem = model.problem(r);
+                if (problem != null) {
+                    out.add(atRow(new BundleError(path, Math.max(r.descr().getLine(), 1), 1, problem)));
+                }
+            }
+        });
+        out.sort(java.util.Comparator.comparing(BundleError::file).thenComparingInt(BundleError::line));
+        return out;
     }
 
     /** Errors so far; after {@link #finish}, all of the pack's. */

@@ -49,12 +49,32 @@ final class ConditionReader {
 
     static Read read(RuleDescr rule, Vocabulary vocabulary, List<Finding> findings) {
         ConditionReader r = new ConditionReader(vocabulary, findings);
+        int patterns = rule.getLhs() == null ? 0 : countPatterns(rule.getLhs());
+        if (patterns > TextBounds.MAX_PATTERNS_PER_RULE) {
+            // Refused before any constraint is parsed: the count alone says the rule is too large to read.
+            r.refuse(rule.getLine(), 1, TextBounds.tooManyPatterns(rule.getName(), patterns));
+            return new Read(List.of(), r.bindings, true);
+        }
         if (rule.getLhs() != null) {
             for (BaseDescr d : rule.getLhs().getDescrs()) {
                 r.element(d, true, rule);
             }
         }
         return new Read(r.patterns, r.bindings, r.opaque);
+    }
+
+    /** Every pattern under {@code d}, however deep (in not, exists, or, forall, a from's source). */
+    private static int countPatterns(BaseDescr d) {
+        int n = d instanceof PatternDescr ? 1 : 0;
+        if (d instanceof PatternDescr p && p.getSource() != null) {
+            n += countPatterns(p.getSource());
+        }
+        if (d instanceof org.drools.drl.ast.descr.ConditionalElementDescr ce) {
+            for (Object x : ce.getDescrs()) {
+                n += x instanceof BaseDescr b ? countPatterns(b) : 0;
+            }
+        }
+        return n;
     }
 
     private void element(BaseDescr d, boolean positive, RuleDescr rule) {
@@ -140,6 +160,10 @@ final class ConditionReader {
     }
 
     private Expression parse(String text, int line, int column) {
+        if (text.length() > TextBounds.MAX_EXPRESSION_CHARS) {
+            refuse(line, column, TextBounds.expressionTooLong(text.length()));
+            return null;
+        }
         try {
             return DrlxParser.parseExpression(PARSER, text);
         } catch (RuntimeException e) {

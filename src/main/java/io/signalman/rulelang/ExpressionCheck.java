@@ -175,6 +175,9 @@ final class ExpressionCheck {
             return false;
         }
         String problem = LinearPattern.problem(text.asString());
+        if (problem == null) {
+            problem = RegexSize.of(text.asString()).problem();
+        }
         if (problem != null) {
             refuse("the pattern \"" + text.getValue() + "\" cannot be used: " + problem);
             return false;

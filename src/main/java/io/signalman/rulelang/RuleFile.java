@@ -51,6 +51,11 @@ public final class RuleFile {
 
     /** Reads one DRL file; {@code vocabulary} null to read without enforcing the language. */
     public static RuleFile read(String text, Vocabulary vocabulary) {
+        if (text.length() > TextBounds.MAX_FILE_CHARS) {
+            RuleFile f = new RuleFile(text, null);
+            f.syntaxErrors.add(new Finding(1, 1, TextBounds.fileTooLarge(text.length())));
+            return f;
+        }
         // Before any parser: text the compiler would read differently from the checker is refused
         // whole, so nothing below ever judges a text the compiler sees otherwise.
         List<Finding> unreadable = SourceText.check(text);
@@ -71,6 +76,12 @@ public final class RuleFile {
         if (parser.hasErrors() || descr == null) {
             RuleFile f = new RuleFile(text, null);
             f.syntaxErrors.addAll(DrlSyntax.explain(text, parser.getErrors()));
+            return f;
+        }
+        if (descr.getRules().size() > TextBounds.MAX_RULES_PER_FILE) {
+            RuleFile f = new RuleFile(text, null);
+            f.syntaxErrors.add(new Finding(Math.max(descr.getRules().get(TextBounds.MAX_RULES_PER_FILE).getLine(), 1), 1,
+                    TextBounds.tooManyRules(descr.getRules().size())));
             return f;
         }
         RuleFile f = new RuleFile(text, descr);

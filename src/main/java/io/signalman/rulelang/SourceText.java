@@ -31,6 +31,8 @@ final class SourceText {
         boolean lineComment = false;
         boolean blockComment = false;
         boolean inText = false;
+        int depth = 0;
+        boolean tooDeep = false;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             int column = i - lineStart + 1;
@@ -71,7 +73,16 @@ final class SourceText {
                 }
                 continue;
             }
-            if (c == '/' && i + 1 < text.length() && text.charAt(i + 1) == '/') {
+            if (c == '(' || c == '[' || c == '{') {
+                depth++;
+                if (depth > TextBounds.MAX_DEPTH && !tooDeep) {
+                    tooDeep = true; // one finding per region nested too deep, not one per bracket in it
+                    out.add(new Finding(line, column, TextBounds.tooDeep()));
+                }
+            } else if (c == ')' || c == ']' || c == '}') {
+                depth = Math.max(0, depth - 1);
+                tooDeep &= depth > TextBounds.MAX_DEPTH;
+            } else if (c == '/' && i + 1 < text.length() && text.charAt(i + 1) == '/') {
                 lineComment = true;
             } else if (c == '/' && i + 1 < text.length() && text.charAt(i + 1) == '*') {
                 blockComment = true;

@@ -1,0 +1,53 @@
+package io.signalman.cost;
+
+/**
+ * What one rule may cost at most, judged at check from its text and the pack's known facts
+ * ({@link CostModel}), and what one decision may cost at most on its worker, measured while it
+ * runs (the engine's watchdog). Every command that compiles rules ({@code check}, {@code test},
+ * {@code replay}, {@code serve}, with its gate, drafts and trials) judges them by the same budgets.
+ *
+ * @param maxCombinations the most combinations of facts a rule's patterns can form
+ *                        ({@code --max-rule-combinations})
+ * @param maxSteps        the most steps a rule can take for one decision: every condition tested
+ *                        on every combination, a {@code matches} pattern counting its compiled size
+ *                        times the longest text ({@code --max-rule-steps})
+ * @param longestText     the longest text a rule can see: the request body limit
+ *                        ({@code --body-limit} when serving)
+ * @param decisionBytes   the most a decision may allocate on its worker ({@code --max-decision-mb})
+ * @param decisionCpuMs   the most CPU time a decision may take on its worker ({@code --max-decision-cpu-ms})
+ */
+public record Budgets(long maxCombinations, long maxSteps, long longestText, long decisionBytes, long decisionCpuMs) {
+
+    /**
+     * The defaults. The shipped rules' costliest rule forms 26 combinations (a message and one
+     * org-chart card) and takes about 2 million steps (the card's patterns at the body limit);
+     * a decision of the shipped rules allocates under 100 KB and takes microseconds.
+     */
+    public static final Budgets DEFAULT = new Budgets(100_000, 50_000_000, 64 * 1024, 256L * 1024 * 1024, 2_000);
+
+    private static volatile Budgets current = DEFAULT;
+
+    public Budgets {
+        if (maxCombinations < 1 || maxSteps < 1 || longestText < 1 || decisionBytes < 1024 * 1024 || decisionCpuMs < 1) {
+            throw new IllegalArgumentException("a budget must be positive, and a decision's at least 1 MB");
+        }
+    }
+
+    /**
+     * The budgets of this process. NOTE: a process-wide setting rather than a parameter of every
+     * compile: the CLI sets it once from its flags, before anything compiles, and every path that
+     * compiles or evaluates rules (the gate, drafts, trials, replay) must judge by the same
+     * budgets, which one setting guarantees and a parameter threaded through each would not.
+     */
+    public static Budgets current() {
+        return current;
+    }
+
+    public static void use(Budgets budgets) {
+        current = java.util.Objects.requireNonNull(budgets);
+    }
+
+    public Budgets withLongestText(long chars) {
+        return new Budgets(maxCombinations, maxSteps, chars, decisionBytes, decisionCpuMs);
+    }
+}
