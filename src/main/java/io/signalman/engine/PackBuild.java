@@ -84,14 +84,14 @@ final class PackBuild {
         } catch (BundleException e) {
             b.errors.addAll(e.errors());
         }
+        if (b.referenceLoaded) {
+            b.errors.addAll(b.overBudget()); // the files that parsed are judged even when another did not
+        }
         if (b.index.unparsable()) {
             b.index.lint(def);
             b.errors.addAll(b.index.errors());
             b.semanticChecks();
             return b; // the compiler would only repeat the parser's errors
-        }
-        if (b.referenceLoaded) {
-            b.errors.addAll(b.overBudget());
         }
         for (CompileUnit unit : CompileUnits.plan(def.name(), b.index.files().values(), policy)) {
             UnitBuilder.Built hit = units.cached(unit);

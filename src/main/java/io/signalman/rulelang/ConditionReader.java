@@ -52,7 +52,7 @@ final class ConditionReader {
         int patterns = rule.getLhs() == null ? 0 : countPatterns(rule.getLhs());
         if (patterns > TextBounds.MAX_PATTERNS_PER_RULE) {
             // Refused before any constraint is parsed: the count alone says the rule is too large to read.
-            r.refuse(rule.getLine(), 1, TextBounds.tooManyPatterns(rule.getName(), patterns));
+            r.refuse(rule.getLine(), 1, TextBounds.tooManyPatterns(patterns));
             return new Read(List.of(), r.bindings, true);
         }
         if (rule.getLhs() != null) {

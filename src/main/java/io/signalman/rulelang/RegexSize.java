@@ -30,7 +30,7 @@ public record RegexSize(long size, int maxRepeat) {
                     + " (matching costs time in proportion to the pattern's size, and each repetition is a copy)";
         }
         if (size > TextBounds.MAX_PATTERN_SIZE) {
-            return "it compiles to about " + size + " steps per character, more than the " + TextBounds.MAX_PATTERN_SIZE
+            return "it compiles to about " + String.format("%,d", size) + " steps per character, more than the " + TextBounds.MAX_PATTERN_SIZE
                     + " a pattern may take (matching costs time in proportion to that size): write a shorter pattern";
         }
         return null;

@@ -47,8 +47,8 @@ public final class TextBounds {
                 + "split it into several files";
     }
 
-    static String tooManyPatterns(String rule, int patterns) {
-        return "rule \"" + rule + "\" has " + patterns + " patterns, more than the " + MAX_PATTERNS_PER_RULE
+    static String tooManyPatterns(int patterns) {
+        return "it has " + patterns + " patterns, more than the " + MAX_PATTERNS_PER_RULE
                 + " a rule may have: derive a fact in an earlier rule, or split the rule";
     }
 
