@@ -79,30 +79,13 @@ final class PackSession extends DefaultAgendaEventListener {
     }
 
     /**
-     * Fires the agenda; when the thread has a deadline, the {@link Watchdog} halts the session at
-     * that deadline. The state decides who was first: the watchdog halts only a session that is
-     * still firing, and a session it halted is never reused (the caller discards it on the
-     * exception), since a halted agenda may stay halted.
+     * Fires the agenda under the {@link Watchdog}: halted at the thread's deadline, stopped over
+     * the process's budgets. A session the watchdog halted or stopped is never reused (the caller
+     * discards it on the exception), since a halted agenda may stay halted and a stopped one is
+     * half-way through a join.
      */
     private int fire() {
-        Long deadline = Deadline.current();
-        if (deadline == null) {
-            return session.fireAllRules(MAX_FIRINGS);
-        }
-        Watchdog.Watch watch = Watchdog.watch(deadline, session);
-        int n;
-        try {
-            n = session.fireAllRules(MAX_FIRINGS);
-        } catch (RuntimeException e) {
-            if (!watch.finish()) {
-                throw new DeadlineExceededException();
-            }
-            throw e;
-        }
-        if (!watch.finish()) {
-            throw new DeadlineExceededException();
-        }
-        return n;
+        return Watchdog.fire(session, MAX_FIRINGS);
     }
 
     Collector collector() {
