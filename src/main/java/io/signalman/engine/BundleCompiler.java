@@ -98,21 +98,27 @@ public final class BundleCompiler {
     public synchronized RuleBundle compile(BundleFiles files) throws BundleException {
         List<BundleError> errors = new ArrayList<>();
         List<BundleError> warnings = new ArrayList<>();
+        boolean unreadable = false;
         for (String path : files.paths()) {
             if (!PATH.matcher(path).matches()) {
                 // A file's name reaches the Java the rules compile to (Drools names a rule's file in it).
                 errors.add(new BundleError(path, 0, 0, "a file name in a rule bundle may use letters, digits, \".\", \"_\" "
                         + "and \"-\" only, in folders named the same way: rename it"));
+                unreadable = true;
                 continue;
             }
+            List<BundleError> controls = BundleText.refusals(path, files.bytes(path));
+            errors.addAll(controls);
+            unreadable |= !controls.isEmpty();
             if (path.indexOf('/') > 0 && packs.values().stream().noneMatch(d -> d.includes(path))) {
                 String folder = path.substring(0, path.indexOf('/'));
                 errors.add(new BundleError(path, 0, 0, "no pack takes this file: there is no pack named \"" + folder
                         + "\"; the packs are " + packs.keySet()));
             }
         }
-        if (errors.stream().anyMatch(e -> !PATH.matcher(e.file()).matches())) {
-            throw new BundleException(errors); // nothing of a bundle holding such a name is compiled
+        if (unreadable) {
+            // Nothing of a bundle holding such a name, or text people cannot see, is compiled.
+            throw new BundleException(errors);
         }
         List<PackBuild> builds = new ArrayList<>();
         try {

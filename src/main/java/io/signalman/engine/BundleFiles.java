@@ -2,6 +2,7 @@ package io.signalman.engine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,11 +21,14 @@ import java.util.stream.Stream;
 /**
  * A snapshot of every file under a rules directory, read once, in sorted path order.
  *
- * <p>The revision is {@code sha256:} over the sorted relative paths and bytes, so it names exactly
- * what was compiled: two nodes with the same revision serve the same rules. Symbolic links are
- * refused: DRL is code, and it loads only from the configured directory.
+ * <p>The revision ({@link #hash}) names exactly what was compiled: two nodes with the same
+ * revision serve the same rules, and an approval bound to it approves these files and no others.
+ * Symbolic links are refused: DRL is code, and it loads only from the configured directory.
  */
 public final class BundleFiles {
+
+    /** Names the revision's format (see {@link #hash}); hashed first. */
+    private static final String FORMAT = "signalman-bundle-2";
 
     /** The folder of a pack that holds its scenarios. */
     public static final String SCENARIOS = "scenarios/";
@@ -126,18 +130,34 @@ public final class BundleFiles {
         return root.relativize(p).toString().replace('\\', '/');
     }
 
+    /**
+     * {@code sha256:} over a format tag, then each file in sorted path order as its path's length,
+     * its path (UTF-8), its content's length and its content (lengths as 8-byte big-endian).
+     *
+     * <p>NOTE(format): every field is framed by its length, so the bytes hashed read back into
+     * one set of files only. The first format ({@code path \0 bytes \0} per file) did not: a
+     * file holding {@code \0other.drl\0...} hashed like two files, so an approval of a README
+     * stood for a rule file split out of it. The revision is the approvals' binding, the trials'
+     * and the cluster members' name for a bundle: a change of this format changes every revision
+     * and voids every approval given before (docs/people.md).
+     */
     private static String hash(Map<String, byte[]> files) {
+        MessageDigest sha;
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            files.forEach((path, bytes) -> {
-                sha.update(path.getBytes(StandardCharsets.UTF_8));
-                sha.update((byte) 0);
-                sha.update(bytes);
-                sha.update((byte) 0);
-            });
-            return "sha256:" + HexFormat.of().formatHex(sha.digest());
+            sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new UncheckedIOException(new IOException("SHA-256 unavailable", e));
         }
+        framed(sha, FORMAT.getBytes(StandardCharsets.US_ASCII));
+        files.forEach((path, bytes) -> {
+            framed(sha, path.getBytes(StandardCharsets.UTF_8));
+            framed(sha, bytes);
+        });
+        return "sha256:" + HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static void framed(MessageDigest sha, byte[] field) {
+        sha.update(ByteBuffer.allocate(Long.BYTES).putLong(field.length).array());
+        sha.update(field);
     }
 }

@@ -115,8 +115,9 @@ final class SourceText {
             return "a line break is \\n or \\r\\n; a lone \\r ends a line for the Java compiler but not for every "
                     + "other reader: save the file with ordinary line breaks";
         }
-        if (c < 0x20 || c == 0x7f || c >= 0x80 && c <= 0x9f) {
-            return "a control character (U+" + String.format("%04X", (int) c) + ") is not accepted in a rule file";
+        String control = ControlCharacters.why(c);
+        if (control != null) {
+            return control;
         }
         if (c == '\u2028' || c == '\u2029') {
             return "a Unicode line or paragraph separator (U+" + String.format("%04X", (int) c) + ") reads as a line "

@@ -103,7 +103,10 @@ public final class Trials implements AutoCloseable {
         return arms;
     }
 
-    /** {@code POST /v1/trials}: the draft's candidate, compiled by the rule checker, starts beside the live rules. */
+    /**
+     * {@code POST /v1/trials}: the draft's candidate, compiled by the rule checker, starts beside
+     * the live rules; as a canary only with the approvals an activation of it would need.
+     */
     public synchronized ObjectNode start(JsonNode body) throws InputException {
         TrialRequests.Start s = TrialRequests.start(body);
         store.all().stream().filter(Trial::running).findFirst().ifPresent(t -> {
@@ -114,6 +117,9 @@ public final class Trials implements AutoCloseable {
         if (files.revision().equals(live.revision())) {
             throw new Refused(Refused.Kind.UNPROCESSABLE, "draft_unchanged", "draft " + s.draft()
                     + " holds exactly the live rules: there is nothing to try");
+        }
+        if (s.mode() == Trial.Mode.CANARY) {
+            drafts.approvedForCanary(s.draft(), files.revision());
         }
         RuleBundle candidate = compile(files, s.draft());
         ArrayNode events = Json.array();
@@ -149,7 +155,11 @@ public final class Trials implements AutoCloseable {
         return out;
     }
 
-    /** {@code PATCH /v1/trials/{id}}: a running trial's percent (a canary's bucket only grows as it rises), stop or mode. */
+    /**
+     * {@code PATCH /v1/trials/{id}}: a running trial's percent (a canary's bucket only grows as it
+     * rises), stop or mode. Becoming a canary, or a canary's percent rising, needs the approvals
+     * of the candidate's content as they stand now; lowering it, or going back to shadow, never does.
+     */
     public synchronized ObjectNode change(String id, JsonNode body) throws InputException {
         TrialRequests.Change c = TrialRequests.change(body);
         Trial t = update(id, before -> {
@@ -159,6 +169,10 @@ public final class Trials implements AutoCloseable {
             }
             Trial.Mode mode = c.mode() == null ? before.mode() : c.mode();
             double percent = c.percent() == null ? before.percent() : c.percent();
+            if (mode == Trial.Mode.CANARY && (before.mode() != Trial.Mode.CANARY || percent > before.percent())) {
+                // Approvals bound to the candidate as it runs, not to the draft as it is now.
+                drafts.approvedForCanary(before.draft(), before.candidateRevision());
+            }
             StopLimits stop = c.stopGiven() ? c.stop() : before.stop();
             StringBuilder what = new StringBuilder();
             if (mode != before.mode()) {

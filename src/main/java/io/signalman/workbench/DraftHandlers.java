@@ -28,13 +28,15 @@ final class DraftHandlers {
     private final DraftCheck check;
     private final Activations activations;
     private final People people;
+    private final FourEyes fourEyes;
 
-    DraftHandlers(Engine engine, Drafts drafts, DraftCheck check, Activations activations, People people) {
+    DraftHandlers(Engine engine, Drafts drafts, DraftCheck check, Activations activations, People people, FourEyes fourEyes) {
         this.engine = engine;
         this.drafts = drafts;
         this.check = check;
         this.activations = activations;
         this.people = people;
+        this.fourEyes = fourEyes;
     }
 
     /** Every draft's record with its status, newest first. */
@@ -75,13 +77,8 @@ final class DraftHandlers {
         n.set("check", full.check());
         n.set("scenarios", full.scenarios());
         n.put("content_hash", files.revision());
-        n.set("approvals", standing(id, meta, files).toJson());
+        n.set("approvals", fourEyes.standing(id, files.revision()).toJson());
         return n;
-    }
-
-    /** The approvals and rejections the draft's content has now. */
-    private Approvals.Standing standing(String id, ObjectNode meta, BundleFiles files) {
-        return people.approvals().standing(id, files.revision(), DraftRecords.authors(meta), people.required());
     }
 
     /** {@code PUT drafts/{id}/file?path=} {@code {"text", "version"}}: the save, answered with the whole check. */
@@ -186,16 +183,7 @@ final class DraftHandlers {
             // Judged while the draft takes no edit: the content approved is the content activated.
             ObjectNode meta = drafts.meta(id);
             BundleFiles files = drafts.files(id);
-            Approvals.Standing standing = standing(id, meta, files);
-            if (!standing.ok()) {
-                ObjectNode d = Json.object();
-                d.set("approvals", standing.toJson());
-                throw new WorkbenchException(409, "approval_required", standing.rejections().isEmpty()
-                        ? "this draft needs " + standing.required() + " approval(s) by someone other than its authors before "
-                        + "it is activated; it has " + standing.approvals().size()
-                        : "this draft was rejected by " + standing.rejections().get(0).user() + " (\""
-                        + standing.rejections().get(0).note() + "\"): change it, or have them approve it, first", d);
-            }
+            Approvals.Standing standing = fourEyes.require(id, files.revision(), "be activated");
             ObjectNode about = Json.object().put("draft", id);
             DraftRecords.authors(meta).forEach(about.withArray("authors")::add);
             standing.approvals().forEach(a -> about.withArray("approvals").addObject().put("user", a.user())

@@ -14,8 +14,11 @@ final class DraftPaths {
     /** One path segment: letters, digits, dot, dash, underscore; not starting with a dot. */
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}");
     private static final int MAX_DEPTH = 4;
-    /** What a bundle holds: rules, reference data, decision tables, scenarios, the analysts' READMEs. */
-    static final java.util.List<String> KINDS = java.util.List.of(".drl", ".json", ".csv", ".yaml", ".yml", ".md");
+    /**
+     * What a bundle holds as text: rules, reference data, decision tables, scenarios, the analysts'
+     * READMEs. A draft's files are saved as text, so these are the kinds it takes.
+     */
+    static final java.util.List<String> KINDS = io.signalman.engine.BundleText.KINDS;
 
     private DraftPaths() {
     }

@@ -1,8 +1,10 @@
 package io.signalman.workbench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.engine.BundleError;
 import io.signalman.engine.BundleException;
 import io.signalman.engine.BundleFiles;
+import io.signalman.engine.BundleText;
 import io.signalman.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -141,6 +143,11 @@ final class Drafts {
         if (bytes.length > MAX_FILE_BYTES) {
             throw new WorkbenchException(413, "file_too_large", name + " is " + bytes.length + " bytes; a draft file may have at most "
                     + MAX_FILE_BYTES);
+        }
+        List<BundleError> controls = BundleText.refusals(name, text);
+        if (!controls.isEmpty()) {
+            // Refused at the save, not only at the compile: a reviewer approves what the screen shows.
+            throw WorkbenchException.located(422, "control_characters", controls.get(0) + ": nothing was saved", controls);
         }
         bounded(files(id).overlay(Map.of(name, bytes)));
         try {

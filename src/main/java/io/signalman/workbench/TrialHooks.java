@@ -7,29 +7,29 @@ import io.signalman.engine.BundleFiles;
 import io.signalman.engine.Engine;
 import io.signalman.engine.Refused;
 import io.signalman.people.Approvals;
-import io.signalman.people.People;
 import io.signalman.trials.DraftSource;
 import io.signalman.trials.Promoter;
 import java.util.List;
 
 /**
- * What live trials take from the workbench: a draft's files to try ({@link DraftSource}) and the
- * activation a promoted trial goes live through ({@link Promoter}), the very one a draft's
- * activation uses (same gate, same record). Refusals are {@link Refused}, which every transport
- * maps, since a trial is not asked for through the workbench's own routes only. Blocking: workers.
+ * What live trials take from the workbench: a draft's files to try and the approvals a canary
+ * needs ({@link DraftSource}), and the activation a promoted trial goes live through
+ * ({@link Promoter}), the very one a draft's activation uses (same gate, same record, same
+ * {@link FourEyes}). Refusals are {@link Refused}, which every transport maps, since a trial is
+ * not asked for through the workbench's own routes only. Blocking: workers.
  */
 final class TrialHooks implements DraftSource, Promoter {
 
     private final Engine engine;
     private final Drafts drafts;
     private final Activations activations;
-    private final People people;
+    private final FourEyes fourEyes;
 
-    TrialHooks(Engine engine, Drafts drafts, Activations activations, People people) {
+    TrialHooks(Engine engine, Drafts drafts, Activations activations, FourEyes fourEyes) {
         this.engine = engine;
         this.drafts = drafts;
         this.activations = activations;
-        this.people = people;
+        this.fourEyes = fourEyes;
     }
 
     /** The draft as it may go on trial: known, open, made from the live rules, without conflicts. */
@@ -60,6 +60,16 @@ final class TrialHooks implements DraftSource, Promoter {
         }
     }
 
+    /** A canary answers for real: it needs what an activation of the same content needs. */
+    @Override
+    public void approvedForCanary(String draft, String contentHash) {
+        try {
+            fourEyes.require(draft, contentHash, "run as a canary");
+        } catch (WorkbenchException e) {
+            throw refused(e);
+        }
+    }
+
     /**
      * The candidate as the trial ran it goes live through the workbench's activation, with the
      * approvals any activation needs: those of its draft given to exactly the candidate's content
@@ -74,15 +84,7 @@ final class TrialHooks implements DraftSource, Promoter {
         about.set("trial", trial);
         ObjectNode rec;
         try {
-            Approvals.Standing standing = people.approvals().standing(p.draft(), p.candidate().revision(),
-                    DraftRecords.authors(drafts.meta(p.draft())), people.required());
-            if (!standing.ok()) {
-                ObjectNode d = io.signalman.json.Json.object();
-                d.set("approvals", standing.toJson());
-                throw new Refused(Refused.Kind.CONFLICT, "approval_required", "the trial's candidate needs " + standing.required()
-                        + " approval(s) of its draft's content by someone other than its authors, and "
-                        + (standing.rejections().isEmpty() ? "has " + standing.approvals().size() : "a rejection stands"), d);
-            }
+            Approvals.Standing standing = fourEyes.require(p.draft(), p.candidate().revision(), "be promoted");
             DraftRecords.authors(drafts.meta(p.draft())).forEach(about.withArray("authors")::add);
             standing.approvals().forEach(a -> about.withArray("approvals").addObject().put("user", a.user())
                     .put("at", a.at()).put("note", a.note()).put("audit_seq", a.seq()));

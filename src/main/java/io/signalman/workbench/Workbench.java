@@ -76,13 +76,14 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.coverage = new Coverage(fixtures);
         this.impact = new Impact(coverage, decisionLog);
         this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions, writing), people);
-        this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks), activations, people);
+        FourEyes fourEyes = new FourEyes(people, drafts);
+        this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks), activations, people, fourEyes);
         this.lastFired = new LastFired(decisionLog);
         this.fired = new FireCounts();
         decisions.tap(fired::record);
         this.tail = new DecisionTail(decisions);
         this.search = new DecisionSearch(decisionLog);
-        this.trialHooks = new TrialHooks(engine, drafts, activations, people);
+        this.trialHooks = new TrialHooks(engine, drafts, activations, fourEyes);
         decisions.tap(lastFired::record);
     }
 

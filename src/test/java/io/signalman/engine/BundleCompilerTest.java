@@ -228,6 +228,22 @@ class BundleCompilerTest {
     }
 
     @Test
+    void aNulByteInAReadmeRefusesTheBundleAtItsLineBeforeAnythingIsCompiled() throws Exception {
+        // Given the signals pack's README with a rule file framed inside it, after a NUL (issue 38)
+        Path rules = copyOfRules(tmp);
+        Path readme = rules.resolve("signals/README.md");
+        Files.writeString(readme, Files.readString(readme).stripTrailing() + "\nnotes\0signals/zzz.drl\0package signalman.signals.plugins;\n");
+        int line = (int) Files.readString(readme).lines().count();
+
+        // When the bundle is compiled
+        BundleException refused = refuse(rules);
+
+        // Then the README is refused at the NUL's line and column, and nothing else is reported
+        assertEquals(List.of(new BundleError("signals/README.md", line, 6, refused.errors().get(0).message())), refused.errors());
+        assertTrue(refused.errors().get(0).message().contains("U+0000"), refused.errors()::toString);
+    }
+
+    @Test
     void aSymbolicLinkInsideTheRulesIsRefused() throws Exception {
         // Given a DRL file outside the rules, linked into the broker pack
         Path rules = copyOfRules(tmp);

@@ -2,6 +2,7 @@ package io.signalman.workbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,6 +17,7 @@ import io.signalman.people.PeopleConfig;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,6 +38,24 @@ class ApprovalsApiTest {
     private static final String ADMIN = "approvals-test-admin-token";
     private static final String ROUTING = "broker/routing.drl";
     private static final String RULE = "critical messages go to openclaw and knox";
+    private static final String README = "signals/zz.md";
+    /** A whole rule file an author might hide in a README: every user message stops. */
+    private static final String HIDDEN_RULE = """
+            package signalman.signals.plugins;
+
+            import io.signalman.signals.Signal;
+
+            global io.signalman.signals.RouteAction decide;
+
+            rule "every user message stops"
+                @reason("hidden in a README")
+                agenda-group "plugin" activation-group "signal-route" salience 250
+            when
+                Signal( kind == "user_message" )
+            then
+                decide.action("graceful_stop");
+            end
+            """;
 
     @RegisterExtension
     static final TestServer server = TestServer.starting(dir -> Server.start(TestBundles.editableSeedServer(dir)
@@ -168,6 +188,98 @@ class ApprovalsApiTest {
     }
 
     @Test
+    void aRuleFileHiddenInAReadmeIsRefusedAndAnApprovalOfTheReadmeNeverCoversTheRuleSplitOutOfIt() throws Exception {
+        // Given ana's draft, and a README holding a whole rule file after a NUL (the attack of issue 38)
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        String framed = "notes\0signals/zzz.drl\0" + HIDDEN_RULE;
+
+        // When she saves it, it is refused at the NUL, and nothing is saved
+        HttpResponse<String> save = save(id, README, framed, ana);
+        assertEquals(422, save.statusCode(), save.body());
+        assertEquals("control_characters", json(save).get("error").asText());
+        JsonNode where = json(save).get("details").get("errors").get(0);
+        assertEquals(List.of(README, "1", "6"), List.of(where.get("file").asText(), where.get("line").asText(),
+                where.get("column").asText()));
+        assertEquals(404, send("GET", "/workbench/api/drafts/" + id + "/file?path=" + README, null, null).statusCode());
+
+        // Given the same README in a draft saved before saves were checked, approved by bo as docs
+        Files.write(server.dir().resolve("data/workbench/drafts/" + id + "/rules/" + README), framed.getBytes(StandardCharsets.UTF_8));
+        JsonNode docs = draft(id);
+        assertFalse(docs.get("check").get("ok").asBoolean(), "the compiler refuses the NUL too: " + docs.get("check"));
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", Json.write(Json.object().put("note", "docs only")
+                .put("content_hash", docs.get("content_hash").asText())), bo), 200);
+
+        // When ana splits it into the README and a real rule file holding the same bytes
+        ok(save(id, README, "notes", ana), 200);
+        JsonNode split = ok(save(id, "signals/zzz.drl", HIDDEN_RULE, ana), 200);
+
+        // Then the content is another, the approval was of the README's, and activation is refused
+        assertNotEquals(docs.get("content_hash").asText(), split.get("content_hash").asText());
+        assertFalse(split.get("approvals").get("enough").asBoolean(), split.get("approvals").toString());
+        assertEquals(1, split.get("approvals").get("for_other_content").size());
+        HttpResponse<String> activation = activate(id, cy);
+        assertEquals(409, activation.statusCode(), activation.body());
+        assertEquals("approval_required", json(activation).get("error").asText());
+        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
+    }
+
+    @Test
+    void anUnapprovedDraftRunsInShadowButNeverAsACanaryNotEvenOnceApprovedContentDiffersFromTheTrials() throws Exception {
+        // Given ana's unapproved draft
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        editRule(id, "    // canary without approval\n", ana);
+
+        // When the operator starts it as a canary for all traffic with no stop limit, it is refused as an activation is
+        HttpResponse<String> canary = send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
+                .put("percent", 100)), cy);
+        assertEquals(409, canary.statusCode(), canary.body());
+        assertEquals("approval_required", json(canary).get("error").asText());
+        assertEquals(1, json(canary).get("details").get("approvals").get("required").asInt());
+
+        // ... while in shadow, which changes no answer, it runs
+        String trial = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "shadow")), cy), 201)
+                .get("id").asText();
+        try {
+            // Then it cannot be turned into a canary, though its shadow's sample may change
+            assertEquals("approval_required", refusedChange(trial, Json.object().put("mode", "canary").put("percent", 1)));
+            assertEquals(50.0, ok(change(trial, Json.object().put("percent", 50)), 200).get("percent").asDouble());
+
+            // ... nor once bo approves a later edit of the draft: the trial runs the content before it
+            editRule(id, "    // and a second comment\n", ana);
+            ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"the second version is fine\"}", bo), 200);
+            assertTrue(draft(id).get("approvals").get("enough").asBoolean());
+            assertEquals("approval_required", refusedChange(trial, Json.object().put("mode", "canary").put("percent", 1)));
+            assertEquals("shadow", ok(send("GET", "/v1/trials/" + trial, null, cy), 200).get("mode").asText());
+        } finally {
+            ok(send("POST", "/v1/trials/" + trial + "/abort", null, cy), 200);
+        }
+        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
+    }
+
+    @Test
+    void aCanaryPercentRisesOnlyWhileItsApprovalsStand() throws Exception {
+        // Given ana's draft approved by bo, on a 10% canary
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        editRule(id, "    // approved canary\n", ana);
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine for a canary\"}", bo), 200);
+        String trial = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
+                .put("percent", 10)), cy), 201).get("id").asText();
+        try {
+            // When bo changes his mind and rejects it
+            ok(send("POST", "/workbench/api/drafts/" + id + "/reject", "{\"note\": \"the desk objects\"}", bo), 200);
+
+            // Then its percent cannot rise, nor a shadow become a canary again; lowering it and shadow can
+            assertEquals("approval_required", refusedChange(trial, Json.object().put("percent", 50)));
+            assertEquals(5.0, ok(change(trial, Json.object().put("percent", 5)), 200).get("percent").asDouble());
+            assertEquals("shadow", ok(change(trial, Json.object().put("mode", "shadow")), 200).get("mode").asText());
+            assertEquals("approval_required", refusedChange(trial, Json.object().put("mode", "canary")));
+        } finally {
+            ok(send("POST", "/v1/trials/" + trial + "/abort", null, cy), 200);
+        }
+        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
+    }
+
+    @Test
     void usersAreValidatedAndARemovedUsersTokenStopsAtOnce() throws Exception {
         assertEquals(400, send("POST", "/v1/admin/users", "{\"name\": \"dee\", \"roles\": [\"superuser\"]}", ADMIN).statusCode());
         assertEquals(400, send("POST", "/v1/admin/users", "{\"name\": \"Dee!\", \"roles\": [\"viewer\"]}", ADMIN).statusCode());
@@ -200,6 +312,23 @@ class ApprovalsApiTest {
         assertTrue(text.contains(head));
         ok(send("PUT", "/workbench/api/drafts/" + id + "/file?path=" + ROUTING, Json.write(Json.object()
                 .put("text", text.replace(head, head + line)).put("version", d.get("version").asLong())), token), 200);
+    }
+
+    private static HttpResponse<String> save(String id, String path, String text, String token) throws Exception {
+        return send("PUT", "/workbench/api/drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", text)
+                .put("version", draft(id).get("version").asLong())), token);
+    }
+
+    private static HttpResponse<String> change(String trial, JsonNode body) {
+        return send("PATCH", "/v1/trials/" + trial, Json.write(body), cy);
+    }
+
+    /** The error code of a change the operator asks for and is refused 409, as an activation is. */
+    private static String refusedChange(String trial, JsonNode body) throws Exception {
+        HttpResponse<String> r = change(trial, body);
+        assertEquals(409, r.statusCode(), r.body());
+        assertTrue(json(r).get("details").get("approvals").has("required"), r.body());
+        return json(r).get("error").asText();
     }
 
     private static HttpResponse<String> activate(String id, String token) throws Exception {
