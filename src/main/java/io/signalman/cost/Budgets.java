@@ -28,8 +28,8 @@ public record Budgets(long maxCombinations, long maxSteps, long longestText, lon
     private static volatile Budgets current = DEFAULT;
 
     public Budgets {
-        if (maxCombinations < 1 || maxSteps < 1 || longestText < 1 || decisionBytes < 1024 * 1024 || decisionCpuMs < 1) {
-            throw new IllegalArgumentException("a budget must be positive, and a decision's at least 1 MB");
+        if (maxCombinations < 1 || maxSteps < 1 || longestText < 1 || decisionBytes < 1024 * 1024 || decisionCpuMs < 10) {
+            throw new IllegalArgumentException("a budget must be positive, and a decision's at least 1 MB and 10 ms");
         }
     }
 

@@ -197,10 +197,28 @@ final class Watchdog {
         } else if (cpu >= 0 && cpu - w.baseCpuNanos > TimeUnit.MILLISECONDS.toNanos(budgets.decisionCpuMs())) {
             over = "its rules took more than " + budgets.decisionCpuMs() + " ms of CPU for one decision (--max-decision-cpu-ms)";
         }
-        if (over != null && w.compareAndSet(state, base + STOPPING)) {
+        if (over != null && !initializing(w.thread) && w.compareAndSet(state, base + STOPPING)) {
             w.overBy = over; // before the stop, which is what the evaluating thread waits for before reading it
             stop(w, base);
         }
+    }
+
+    /**
+     * Whether the thread is initializing or loading a class: a {@code ThreadDeath} there would
+     * leave the class unusable for the life of the JVM (a Drools factory stopped in its static
+     * initializer failed every session after it), so the stop waits for the next tick. A
+     * runaway join or match is never inside one; a cold first evaluation can be.
+     */
+    private static boolean initializing(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            String m = e.getMethodName();
+            String c = e.getClassName();
+            if (m.equals("<clinit>") || c.equals("java.util.ServiceLoader") || c.startsWith("java.util.ServiceLoader$")
+                    || c.equals("java.lang.ClassLoader") || c.startsWith("jdk.internal.loader.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @SuppressWarnings({"deprecation", "removal"})

@@ -57,6 +57,9 @@ public record ApiError(int status, String code, String message, ObjectNode detai
         if (e instanceof DeadlineExceededException) {
             return DEADLINE;
         }
+        if (e instanceof io.signalman.engine.EvaluationTooCostlyException) {
+            return of(503, "evaluation_too_costly", e.getMessage());
+        }
         if (e instanceof io.signalman.people.PeopleRefused p) {
             return new ApiError(p.status(), p.code(), p.getMessage(), p.details());
         }

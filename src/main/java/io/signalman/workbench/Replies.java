@@ -32,6 +32,9 @@ final class Replies {
         Throwable e = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
         if (e instanceof WorkbenchException w) {
             json(ctx, w.status(), w.toJson());
+        } else if (e instanceof io.signalman.engine.EvaluationTooCostlyException) {
+            // A draft's rules (Try, impact) went over their budget: the draft is at fault, not the server.
+            error(ctx, 422, "evaluation_too_costly", e.getMessage());
         } else {
             ApiError a = ApiError.from(e);
             json(ctx, a.status(), a.toJson());
