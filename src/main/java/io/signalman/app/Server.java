@@ -210,6 +210,10 @@ public final class Server implements AutoCloseable {
                     + "stop; a new thread took each one's place", deciding::abandoned);
             metrics.gauge("signalman.abandoned.workers.max", "the most decision threads that may be abandoned at once",
                     deciding::maxAbandoned);
+            metrics.functionCounter("signalman.evaluations.too.costly", "live decisions stopped over their budget "
+                    + "(--max-decision-mb, --max-decision-cpu-ms), answered 503 evaluation_too_costly", decisions.breaches()::total);
+            metrics.functionCounter("signalman.quarantines", "revisions the server went back from by itself after their "
+                    + "decisions kept breaking the budget (--quarantine-after)", decisions.breaches()::quarantined);
             metrics.gauge("signalman.admission.limit", "requests admitted at once now (adaptive, by measured latency)",
                     guard::admissionLimit);
             metrics.gauge("signalman.in.flight", "requests admitted and not yet answered", guard::inFlight);

@@ -47,6 +47,7 @@ public final class Decisions {
      * trial); none until the server's wiring sets the trials.
      */
     private volatile Arms arms = Arms.NONE;
+    private final Breaches breaches = new Breaches();
     /** Who sees each committed decision as it is logged (the workbench's live tail). */
     private final List<java.util.function.Consumer<DecisionRecord>> taps = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -133,7 +134,7 @@ public final class Decisions {
         log.ensureAvailable();
         RuleBundle bundle = engine.bundle();
         requireRule(bundle, pack, whyNot);
-        Decision<D> d = arms.decide(pack, bundle, input, explain || whyNot != null);
+        Decision<D> d = live(pack, bundle, input, explain || whyNot != null);
         return commitQueued(pack, endpoint, input, d, whyNot);
     }
 
@@ -212,7 +213,7 @@ public final class Decisions {
         List<DecisionRecord> records = new ArrayList<>(inputs.size());
         List<ObjectNode> outcomes = new ArrayList<>(inputs.size());
         for (I input : inputs) {
-            Decision<D> d = arms.decide(pack, bundle, input, explain || whyNot != null);
+            Decision<D> d = live(pack, bundle, input, explain || whyNot != null);
             ObjectNode outcome = pack.outcomeJson(d.outcome());
             made.add(d);
             outcomes.add(outcome);
@@ -237,6 +238,22 @@ public final class Decisions {
         return Json.bytes(out);
     }
 
+    /** Breaches of the decision budgets on live traffic, and what quarantines a revision. */
+    public Breaches breaches() {
+        return breaches;
+    }
+
+    /** One live decision; one stopped over its budget counts against its revision ({@link Breaches}). */
+    private <I, D> Decision<D> live(DecisionPack<I, D> pack, RuleBundle bundle, I input, boolean explain) {
+        try {
+            return arms.decide(pack, bundle, input, explain);
+        } catch (io.signalman.engine.EvaluationTooCostlyException e) {
+            breaches.record(bundle.revision(), pack.name(), bundle.pack(pack.name()).map(p -> p.costliest()).orElse(null),
+                    e.getMessage());
+            throw e;
+        }
+    }
+
     /**
      * Evaluates without logging: a stateful pack evaluates, then compare-and-sets its state, and
      * only a decision whose state change won is committed. Runs on a worker thread.
@@ -244,7 +261,7 @@ public final class Decisions {
     public <I, D> Decision<D> evaluate(DecisionPack<I, D> pack, I input, boolean explain) {
         // Refused before any state moves while the disk cannot take writes (503 storage_unavailable).
         log.ensureAvailable();
-        return arms.decide(pack, engine.bundle(), input, explain);
+        return live(pack, engine.bundle(), input, explain);
     }
 
     /**

@@ -157,6 +157,26 @@ public final class CompiledPack {
         return new Evaluation<>(outcome, fired, decidedBy, considered, explainer);
     }
 
+    /**
+     * The rule the cost model estimates costliest (most steps, then most combinations): the suspect
+     * when a decision of this pack goes over its budget, since a stop inside a join cannot say whose
+     * join it was. Null for a pack without rules.
+     */
+    public RuleInfo costliest() {
+        io.signalman.cost.CostModel model = new io.signalman.cost.CostModel(definition.vocabulary(), reference.facts(),
+                io.signalman.cost.Budgets.current());
+        ParsedRule worst = null;
+        io.signalman.cost.CostModel.Estimate most = null;
+        for (ParsedRule r : parsed) {
+            io.signalman.cost.CostModel.Estimate e = model.estimate(r.reading());
+            if (most == null || e.steps() > most.steps() || e.steps() == most.steps() && e.combinations() > most.combinations()) {
+                most = e;
+                worst = r;
+            }
+        }
+        return worst == null ? null : worst.info();
+    }
+
     /** Sessions waiting in the pool for the next evaluation. */
     int idleSessions() {
         return pool.idle();

@@ -85,6 +85,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.search = new DecisionSearch(decisionLog);
         this.trialHooks = new TrialHooks(engine, drafts, activations, fourEyes);
         decisions.tap(lastFired::record);
+        decisions.breaches().onQuarantine(new Quarantine(engine, activations)::apply);
     }
 
     /** Where a live trial takes its candidate from: the workbench's drafts. */
