@@ -11,7 +11,7 @@ import java.util.Set;
 final class BudgetFlags {
 
     static final Set<String> VALUED = Set.of("max-rule-combinations", "max-rule-steps", "max-decision-mb",
-            "max-decision-cpu-ms", "quarantine-after");
+            "max-decision-cpu-ms", "quarantine-after", "check-deadline-s");
 
     private BudgetFlags() {
     }
@@ -33,7 +33,8 @@ final class BudgetFlags {
             Budgets b = new Budgets(a.getLong("max-rule-combinations", d.maxCombinations()),
                     a.getLong("max-rule-steps", d.maxSteps()), longestText,
                     a.getLong("max-decision-mb", d.decisionBytes() / (1024 * 1024)) * 1024 * 1024,
-                    a.getLong("max-decision-cpu-ms", d.decisionCpuMs()), a.getInt("quarantine-after", d.quarantineAfter()));
+                    a.getLong("max-decision-cpu-ms", d.decisionCpuMs()), a.getInt("quarantine-after", d.quarantineAfter()),
+                    a.getInt("check-deadline-s", d.checkSeconds()));
             Budgets.use(b);
             return b;
         } catch (IllegalArgumentException e) {

@@ -18,23 +18,26 @@ package io.signalman.cost;
  * @param quarantineAfter how many live decisions of one revision stopped over budget within a minute
  *                        make the server go back to the last good revision ({@code --quarantine-after};
  *                        0: never)
+ * @param checkSeconds    how long one check of a bundle may take ({@code check}, the gate, a draft's save
+ *                        or opening) before it answers "too complex to check" ({@code --check-deadline-s})
  */
 public record Budgets(long maxCombinations, long maxSteps, long longestText, long decisionBytes, long decisionCpuMs,
-                      int quarantineAfter) {
+                      int quarantineAfter, int checkSeconds) {
 
     /**
      * The defaults. The shipped rules' costliest rule forms 26 combinations (a message and one
      * org-chart card) and takes about 2 million steps (the card's patterns at the body limit);
      * a decision of the shipped rules allocates under 100 KB and takes microseconds.
      */
-    public static final Budgets DEFAULT = new Budgets(100_000, 50_000_000, 64 * 1024, 256L * 1024 * 1024, 2_000, 3);
+    public static final Budgets DEFAULT = new Budgets(100_000, 50_000_000, 64 * 1024, 256L * 1024 * 1024, 2_000, 3, 120);
 
     private static volatile Budgets current = DEFAULT;
 
     public Budgets {
         if (maxCombinations < 1 || maxSteps < 1 || longestText < 1 || decisionBytes < 1024 * 1024 || decisionCpuMs < 10
-                || quarantineAfter < 0) {
-            throw new IllegalArgumentException("a budget must be positive, a decision's at least 1 MB and 10 ms, and --quarantine-after 0 or more");
+                || quarantineAfter < 0 || checkSeconds < 1) {
+            throw new IllegalArgumentException("a budget must be positive, a decision's at least 1 MB and 10 ms, "
+                    + "--quarantine-after 0 or more and --check-deadline-s 1 or more");
         }
     }
 
@@ -53,6 +56,6 @@ public record Budgets(long maxCombinations, long maxSteps, long longestText, lon
     }
 
     public Budgets withLongestText(long chars) {
-        return new Budgets(maxCombinations, maxSteps, chars, decisionBytes, decisionCpuMs, quarantineAfter);
+        return new Budgets(maxCombinations, maxSteps, chars, decisionBytes, decisionCpuMs, quarantineAfter, checkSeconds);
     }
 }

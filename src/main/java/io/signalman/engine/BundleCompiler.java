@@ -33,7 +33,7 @@ public final class BundleCompiler {
     private final Map<String, PackDefinition> packs = new LinkedHashMap<>();
     private final Clock clock;
     private final UnitPolicy policy;
-    private final UnitCache cache = new UnitCache();
+    private UnitCache cache = new UnitCache(); // replaced after a stopped check, under the lock
     private final UnitStore store;
     private final java.nio.file.Path storeDir;
     private final AtomicLong unitsBuilt = new AtomicLong();
@@ -94,8 +94,26 @@ public final class BundleCompiler {
         return cache.size();
     }
 
-    /** Compiles every pack of the bundle; refused with every error of every pack, sorted by file and line. */
-    public synchronized RuleBundle compile(BundleFiles files) throws BundleException {
+    /**
+     * Compiles every pack of the bundle; refused with every error of every pack, sorted by file and
+     * line, or as too complex to check when that takes longer than the check's deadline
+     * ({@link CheckDeadline}).
+     */
+    public RuleBundle compile(BundleFiles files) throws BundleException {
+        return CheckDeadline.run(started -> {
+            synchronized (this) {
+                started.complete(null);
+                return compileHeld(files);
+            }
+        }, this::forgetUnits);
+    }
+
+    /** After a check was stopped: the in-memory units are dropped, since the stop may have landed while one was kept. */
+    private synchronized void forgetUnits() {
+        cache = new UnitCache();
+    }
+
+    private RuleBundle compileHeld(BundleFiles files) throws BundleException {
         List<BundleError> errors = new ArrayList<>();
         List<BundleError> warnings = new ArrayList<>();
         boolean unreadable = false;

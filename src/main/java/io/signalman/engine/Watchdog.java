@@ -209,7 +209,7 @@ final class Watchdog {
      * initializer failed every session after it), so the stop waits for the next tick. A
      * runaway join or match is never inside one; a cold first evaluation can be.
      */
-    private static boolean initializing(Thread t) {
+    static boolean initializing(Thread t) {
         for (StackTraceElement e : t.getStackTrace()) {
             String m = e.getMethodName();
             String c = e.getClassName();

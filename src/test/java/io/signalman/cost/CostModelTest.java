@@ -105,7 +105,7 @@ class CostModelTest {
 
         // And with a smaller budget it is refused, naming the pattern and the flag
         CostModel strict = new CostModel(broker.definition().vocabulary(), broker.reference().facts(),
-                new Budgets(100_000, size * 1000, Budgets.DEFAULT.longestText(), 1L << 30, 1000, 3));
+                new Budgets(100_000, size * 1000, Budgets.DEFAULT.longestText(), 1L << 30, 1000, 3, 120));
         String problem = strict.problem(rule);
         assertTrue(problem.contains("--max-rule-steps") && problem.contains("(.*){90}z"), problem);
     }
