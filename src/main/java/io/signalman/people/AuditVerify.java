@@ -76,11 +76,11 @@ public final class AuditVerify {
             w.notes.add(key == null ? "the log is not keyed: its chain guards against accidents only, since anyone who can "
                     + "write the data directory can recompute it (serve with --audit-key-file to key it)"
                     : "the log is not keyed yet: a server started with this key keys it from its next entry on");
-        } else if (w.keyedFrom > 1) {
+        } else if (w.keyedFrom > 1 && w.problems.isEmpty()) {
             w.notes.add("entries 1 to " + (w.keyedFrom - 1) + " were written before the log was keyed: the keyed entries "
                     + "vouch for them, but approvals count only from keyed entries");
         }
-        return new Report(List.copyOf(w.problems), List.copyOf(w.notes), w.seq, w.head, w.keyedFrom, w.keyProblem,
+        return new Report(List.copyOf(w.problems), List.copyOf(w.notes), w.count, w.head, w.keyedFrom, w.keyProblem,
                 w.firstBreak, w.verified, w.verifiedHead);
     }
 
@@ -89,7 +89,7 @@ public final class AuditVerify {
         if (h == null) {
             if (w.keyedFrom > 0) {
                 w.problems.add("the manifest holds no record of the audit log, though the log is keyed: the record was removed");
-            } else if (w.seq > 0) {
+            } else if (w.count > 0) {
                 w.notes.add("the manifest holds no record of the audit log yet (a directory last written by an earlier "
                         + "version): the next start records it");
             }
@@ -110,17 +110,17 @@ public final class AuditVerify {
             w.problems.add("the manifest's record of the audit log is not keyed, though the log is keyed from entry "
                     + w.keyedFrom + ": the record was changed");
         }
-        if (w.seq < h.entries()) {
+        if (w.count < h.entries()) {
             w.problems.add(w.files == 0
                     ? "the audit log is missing (no " + AuditLog.FILE + "), but the manifest recorded " + h.entries()
                             + " entries (head " + h.head() + "): it was deleted"
-                    : "the audit log holds " + w.seq + " entries, but the manifest recorded " + h.entries() + " (head "
+                    : "the audit log holds " + w.count + " entries, but the manifest recorded " + h.entries() + " (head "
                             + h.head() + "): entries were removed from its end, or it was truncated");
         } else if (h.entries() > 0 && !Objects.equals(w.headAtRecord, h.head())) {
             w.problems.add("entry " + h.entries() + " of the audit log chains to " + w.headAtRecord + ", but the manifest "
                     + "recorded the head " + h.head() + " there: the log was rewritten or replaced");
-        } else if (w.seq > h.entries()) {
-            w.notes.add("the log runs " + (w.seq - h.entries()) + " entries past the manifest's record of it (a stop between "
+        } else if (w.count > h.entries()) {
+            w.notes.add("the log runs " + (w.count - h.entries()) + " entries past the manifest's record of it (a stop between "
                     + "an entry and its record, or a server writing now): the next start records it");
         }
     }

@@ -24,7 +24,10 @@ final class AuditWalk {
     private final Consumer<JsonNode> onVerified;
     final List<String> problems = new ArrayList<>();
     final List<String> notes = new ArrayList<>();
+    /** The seq the next entry must follow: the last entry's own, so that one misplaced entry is one problem. */
     long seq;
+    /** The entries (whole lines) read. */
+    long count;
     String head;
     long keyedFrom;
     String keyId;
@@ -81,6 +84,7 @@ final class AuditWalk {
         byte[] entry = RecordLine.unseal(r.bytes(), 0, r.length());
         JsonNode e = RecordFiles.json(entry);
         seq++;
+        count++;
         if (e == null || !e.isObject()) {
             problem(where, at + ": not an audit entry");
         } else {
@@ -97,7 +101,7 @@ final class AuditWalk {
             keyed(where, at, e, entry);
         }
         head = AuditSeal.link(entry);
-        if (seq == recordedEntries) {
+        if (count == recordedEntries) {
             headAtRecord = head;
         }
         if (firstBreak == null && keyProblem == null) {
