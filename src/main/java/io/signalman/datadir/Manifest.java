@@ -24,6 +24,8 @@ import java.util.UUID;
  * a file is listed before it is created and unlisted before it is deleted, so the manifest is
  * never behind the disk in a way a crash could hide. It also records the audit log's length and head
  * ({@link LogHead}), written after each entry, so that a log cut short or deleted is named too.
+ * Longer than most classes here: the format is read, written and changed in one place, so that
+ * what a start compares is exactly what a writer recorded.
  */
 public final class Manifest implements FileRegistry {
 
