@@ -58,8 +58,7 @@ public final class AuditKey {
         }
         try {
             Path real = file.toRealPath();
-            Path dir = Files.exists(data) ? data.toRealPath() : data.toAbsolutePath().normalize();
-            if (real.startsWith(dir)) {
+            if (real.startsWith(real(data))) {
                 throw new IllegalArgumentException("the audit key file " + file + " is inside the data directory " + data
                         + ": whoever can rewrite the audit log could read its key there; keep it elsewhere");
             }
@@ -89,6 +88,16 @@ public final class AuditKey {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the audit key file " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@code dir} with every link resolved, as far as it exists (a data directory a first start will create). */
+    private static Path real(Path dir) throws IOException {
+        Path abs = dir.toAbsolutePath().normalize();
+        Path existing = abs;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        return existing == null ? abs : existing.toRealPath().resolve(existing.relativize(abs));
     }
 
     /** What the log records of the key: enough to tell two keys apart, nothing to find either. */
