@@ -97,13 +97,11 @@ public final class AuditLog {
                 r.problems().forEach(p -> LOG.error("audit log in {}: accepting the loss (--accept-data-loss): {}", data, p));
             }
             log.head = r.verifiedHead();
+            log.keyRecord();
             if (!r.ok()) {
                 log.append(START, "audit_loss_accepted", AuditRepair.lossEntry(r, data, aside));
             }
             if (key != null && !log.entries.isEmpty() && !log.entries.get(log.entries.size() - 1).has("key")) {
-                // The record is keyed before the first keyed entry: an unkeyed record beside keyed entries is then never
-                // a crash's, always a rewrite.
-                log.recordHead();
                 log.append(START, "audit_keyed", Json.object().put("note", "entries from here on carry an HMAC-SHA256 "
                         + "under key " + key.id() + "; the " + log.entries.size() + " before are chained, not keyed"));
                 LOG.info("audit log in {}: keyed from entry {} on (key id {})", data, log.entries.size(), key.id());
@@ -172,6 +170,21 @@ public final class AuditLog {
      */
     public boolean counts(JsonNode e) {
         return key == null || e.has("key");
+    }
+
+    /**
+     * With a key, makes the manifest's record of the log keyed as it stands (the same count and
+     * head, or the log as read when there is none), before the first keyed entry is written. An
+     * unkeyed record beside keyed entries is then never a crash's, always a rewrite; and a record
+     * that says more than a log cut by an accepted loss still says so until the loss is recorded.
+     */
+    private void keyRecord() throws IOException {
+        String dataId = writing.registry().dataId();
+        LogHead now = dataId == null ? null : writing.registry().head(AuditVerify.LOG);
+        if (key != null && dataId != null && (now == null || !now.keyed())) {
+            writing.registry().head(AuditVerify.LOG, now == null ? key.head(dataId, AuditVerify.LOG, entries.size(), head)
+                    : key.head(dataId, AuditVerify.LOG, now.entries(), now.head()));
+        }
     }
 
     /** Tells the manifest how long the log is and what its head is now (after the entry is on disk). */
