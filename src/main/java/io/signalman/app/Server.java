@@ -165,7 +165,11 @@ public final class Server implements AutoCloseable {
             io.signalman.people.OidcTokens oidc = config.people().oidc() == null ? null
                     : io.signalman.people.OidcTokens.create(vertx, config.people().oidc());
             people = io.signalman.people.People.open(config.data(), writing, config.people(), config.adminToken(),
-                    workbench.adminTokenName(), workbench.readToken(), oidc);
+                    workbench.adminTokenName(), workbench.readToken(), oidc, config.acceptDataLoss());
+            if (config.people().auditKey() == null) {
+                LOG.warn("the audit log is not keyed (no --audit-key-file): it guards against accidents only; anyone who "
+                        + "can write {} can rewrite it and re-seal its chain unnoticed", config.data());
+            }
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
             AtomicReference<Engine> loaded = new AtomicReference<>();
             List<StoreSpec<?>> specs = StateSpecs.all(() -> loaded.get().bundle());

@@ -1,5 +1,6 @@
 package io.signalman.cli;
 
+import io.signalman.people.AuditKey;
 import io.signalman.people.AuditVerify;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -8,9 +9,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code signalman audit verify [--data DIR]}: proves the audit log's hash chain unbroken
- * ({@link AuditVerify}), changing nothing, so it may run beside a server. Exit 0 when the chain
- * holds (the head, the newest entry's hash, is printed to be kept elsewhere), 1 naming each break.
+ * {@code signalman audit verify [--data DIR] [--audit-key-file FILE]}: proves the audit log's chain
+ * unbroken, its keyed entries' MACs under the key, and the log as long as the manifest last
+ * recorded it ({@link AuditVerify}), changing nothing, so it may run beside a server. Exit 0 when
+ * it holds (the head, the newest entry's chain value, is printed to be kept elsewhere), 1 naming
+ * each break, or saying that the log is keyed and the key was not given.
  */
 final class AuditCommand {
 
@@ -18,22 +21,26 @@ final class AuditCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, Set.of("data"), Set.of(), env);
+        Args a = new Args(argv, Set.of("data", AuditKeyOption.FLAG), Set.of(), env);
         if (a.positional().size() != 1 || !"verify".equals(a.positional().get(0))) {
             throw new Args.UsageException("audit takes verify");
         }
         Path data = Path.of(a.get("data", "data"));
+        AuditKey key = AuditKeyOption.of(a, data);
         AuditVerify.Report report;
         try {
-            report = AuditVerify.check(data);
+            report = AuditVerify.check(data, key);
         } catch (IOException | RuntimeException e) {
             err.println("signalman audit verify: cannot read " + data + ": " + e.getMessage());
             return 2;
         }
         report.notes().forEach(n -> out.println("note: " + n));
         report.problems().forEach(p -> out.println("problem: " + p));
-        out.printf("signalman audit verify %s: %d entries; %s%n", data, report.entries(), report.ok()
-                ? "the chain is unbroken, head " + report.head() : report.problems().size() + " problem(s): the log was changed");
+        out.printf("signalman audit verify %s: %d entries, %s; %s%n", data, report.entries(), report.keyedFrom() == 0
+                ? "not keyed" : "keyed from entry " + report.keyedFrom(), report.ok()
+                ? "the chain is unbroken, head " + report.head()
+                : report.keyProblem() != null ? "not proven: " + report.keyProblem()
+                : report.problems().size() + " problem(s): the log was changed or cut short");
         return report.ok() ? 0 : 1;
     }
 }

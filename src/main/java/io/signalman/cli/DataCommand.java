@@ -1,6 +1,8 @@
 package io.signalman.cli;
 
 import io.signalman.packs.Packs;
+import io.signalman.people.AuditKey;
+import io.signalman.people.AuditVerify;
 import io.signalman.packs.StateSpecs;
 import io.signalman.datadir.DataDir;
 import io.signalman.datadir.Disk;
@@ -25,11 +27,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code signalman data verify --data DIR [--rules DIR]}: checks a data directory
- * offline, changing nothing: the manifest against the disk, every complete file's length and
- * checksum, every record's checksum ({@link Verify}); then, with the rules, that every FSM
- * instance the directory holds is in a state its machine has, naming the record it comes from.
- * Exit 0 when a start would find it whole, 1 with every problem listed.
+ * {@code signalman data verify --data DIR [--rules DIR] [--audit-key-file FILE]}: checks a data
+ * directory offline, changing nothing: the manifest against the disk, every complete file's length
+ * and checksum, every record's checksum ({@link Verify}); the audit log as a start proves it, its
+ * chain, its MACs under the key and its length and head against the manifest ({@link AuditVerify});
+ * then, with the rules, that every FSM instance the directory holds is in a state its machine has,
+ * naming the record it comes from. Exit 0 when a start would find it whole, 1 with every problem listed.
  */
 final class DataCommand {
 
@@ -37,22 +40,31 @@ final class DataCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, Set.of("data", "rules"), Set.of(), env);
+        Args a = new Args(argv, Set.of("data", "rules", AuditKeyOption.FLAG), Set.of(), env);
         if (a.positional().size() != 1 || !"verify".equals(a.positional().get(0))) {
             throw new Args.UsageException("data takes verify");
         }
         Path data = Path.of(a.get("data", "data"));
         Path rules = Path.of(a.get("rules", "rules"));
+        AuditKey key = AuditKeyOption.of(a, data);
         Verify.Report report;
+        AuditVerify.Report audit = null;
         try {
             report = Verify.check(data);
+            if (report.ok()) {
+                audit = AuditVerify.check(data, key);
+            }
         } catch (IOException | RuntimeException e) {
             err.println("signalman data verify: cannot read " + data + ": " + e.getMessage());
             return 2;
         }
         List<String> problems = new java.util.ArrayList<>(report.problems());
         report.notes().forEach(n -> out.println("note: " + n));
-        if (report.ok()) {
+        if (audit != null) {
+            audit.notes().forEach(n -> out.println("note: audit log: " + n));
+            audit.problems().forEach(p -> problems.add("audit log: " + p));
+        }
+        if (problems.isEmpty()) {
             problems.addAll(fsmStates(data, rules, a.get("rules", null) != null, out));
         }
         problems.forEach(p -> out.println("problem: " + p));

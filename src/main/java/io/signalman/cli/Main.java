@@ -24,6 +24,7 @@ public final class Main {
                        [--auth-failures-per-minute 20] [--token-hash-memory-kib 65536] [--token-hash-iterations 3]
                        [--oidc-issuer URL --oidc-audience ID --oidc-jwks FILE|https://URL
                         [--oidc-roles-claim roles] [--oidc-name-claim sub] [--oidc-leeway-s 30]]
+                       [--audit-key-file FILE (the audit log's HMAC key: outside --data, mode 600, 32+ bytes)]
                        [--bench-endpoints (serves POST /bench/echo for make bench; never in production)]
               check    [rules-dir]
               test     [rules-dir] [--json]
@@ -34,14 +35,17 @@ public final class Main {
               explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
               state    export [--data data | --state-jdbc URL] > states.jsonl
               state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)
-              data     verify [--data data] [--rules rules]   (checks a data directory; changes nothing)
+              data     verify [--data data] [--rules rules] [--audit-key-file FILE]
+                       (checks a data directory, the audit log included; changes nothing)
               trial    start --draft ID --mode shadow|canary [--percent P] [--stop JSON]
                        | show ID | set ID [--mode M] [--percent P] [--stop JSON|null]
                        | promote ID --note N [--accept-golden-changes] | abort ID [--reason R]
                        [--url http://127.0.0.1:8080] [--admin-token T]   (a live trial on a running server)
               users    add NAME --role ROLE[,ROLE] | list | remove NAME | rotate NAME   [--data data]
+                       [--audit-key-file FILE]
                        (a data directory no server holds; a new token is printed alone on the last line)
-              audit    verify [--data data]   (proves the audit log's hash chain unbroken; changes nothing)
+              audit    verify [--data data] [--audit-key-file FILE]
+                       (proves the audit log's chain, its MACs and its length unbroken; changes nothing)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {

@@ -28,7 +28,8 @@ final class ServeCommand {
             "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
             "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
             "admin-token-name", "approvals", "token-hash-memory-kib", "token-hash-iterations", "auth-failures-per-minute",
-            "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s");
+            "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s",
+            AuditKeyOption.FLAG);
     /** The flags that are on when given. */
     private static final Set<String> BOOLEANS = Set.of("cluster", "accept-data-loss", "bench-endpoints");
 
@@ -103,8 +104,9 @@ final class ServeCommand {
 
     /**
      * How people are treated: approvals before activation ({@code --approvals N}, 0 unless given),
-     * the cost of new token hashes, the failed-authentication allowance per address, and bearer
-     * JWTs of an OpenID Connect provider when {@code --oidc-jwks} (with issuer and audience) is given.
+     * the cost of new token hashes, the failed-authentication allowance per address, bearer
+     * JWTs of an OpenID Connect provider when {@code --oidc-jwks} (with issuer and audience) is given,
+     * and the audit log's key ({@code --audit-key-file}).
      */
     private static PeopleConfig people(Args a) throws Args.UsageException {
         PeopleConfig d = PeopleConfig.defaults();
@@ -124,7 +126,8 @@ final class ServeCommand {
                 }
             }
             return d.withApprovals(a.getInt("approvals", 0)).withHashCost(cost).withOidc(oidc)
-                    .withFailuresPerMinute(a.getInt("auth-failures-per-minute", PeopleConfig.DEFAULT_FAILURES_PER_MINUTE));
+                    .withFailuresPerMinute(a.getInt("auth-failures-per-minute", PeopleConfig.DEFAULT_FAILURES_PER_MINUTE))
+                    .withAuditKey(AuditKeyOption.of(a, Path.of(a.get("data", "data"))));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

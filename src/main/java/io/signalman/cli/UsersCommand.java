@@ -4,6 +4,7 @@ import io.signalman.datadir.DataDir;
 import io.signalman.datadir.Disk;
 import io.signalman.datadir.Storage;
 import io.signalman.datadir.Writing;
+import io.signalman.people.AuditKey;
 import io.signalman.people.People;
 import io.signalman.people.PeopleConfig;
 import io.signalman.people.PeopleRefused;
@@ -19,10 +20,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * {@code signalman users add NAME --role ROLE | list | remove NAME | rotate NAME [--data DIR]}:
+ * {@code signalman users add NAME --role ROLE | list | remove NAME | rotate NAME [--data DIR]
+ * [--audit-key-file FILE]}:
  * the users of a data directory no server holds (the directory's lock is taken, so a running
  * server's directory is refused: change its users through {@code /v1/admin/users} instead). Each
- * change is recorded in the audit log as made by {@code cli:<login>}. A new token is printed
+ * change is recorded in the audit log as made by {@code cli:<login>}, keyed as a server would key
+ * it (a keyed log is refused without its key). A new token is printed
  * once, alone on the last line, so that a script can take it with {@code tail -n 1}; it is kept
  * nowhere but as its hash.
  */
@@ -32,7 +35,7 @@ final class UsersCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, Set.of("data", "role", "admin-token-name"), Set.of(), env);
+        Args a = new Args(argv, Set.of("data", "role", "admin-token-name", AuditKeyOption.FLAG), Set.of(), env);
         if (a.positional().isEmpty()) {
             throw new Args.UsageException("users takes add, list, remove or rotate");
         }
@@ -59,10 +62,11 @@ final class UsersCommand {
         }
         Path data = Path.of(a.get("data", "data"));
         String adminName = a.get("admin-token-name", WorkbenchOptions.DEFAULT_ADMIN_NAME);
+        AuditKey key = AuditKeyOption.of(a, data);
         Principal by = new Principal("cli:" + System.getProperty("user.name", "unknown"), EnumSet.of(Role.ADMIN), "cli");
         try (DataDir dir = DataDir.open(data, false);
-             People people = People.open(data, Writing.of(dir, Disk.REAL, new Storage(Disk.REAL)), PeopleConfig.defaults(), null,
-                     adminName, null, null)) {
+             People people = People.open(data, Writing.of(dir, Disk.REAL, new Storage(Disk.REAL)),
+                     PeopleConfig.defaults().withAuditKey(key), null, adminName, null, null, false)) {
             switch (op) {
                 case "list" -> {
                     out.println("the bootstrap admin (the admin token): " + adminName);

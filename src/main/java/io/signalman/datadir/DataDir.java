@@ -110,6 +110,11 @@ public final class DataDir implements AutoCloseable {
         return root;
     }
 
+    /** Where a start accepting a loss puts what it takes out of the directory: {@code set-aside/<time>/}. */
+    public static Path asideFolder(Path root) {
+        return root.resolve("set-aside").resolve(STAMP.format(Instant.now()));
+    }
+
     /** Where each writer registers its files. */
     public FileRegistry registry() {
         return manifest;
@@ -144,7 +149,7 @@ public final class DataDir implements AutoCloseable {
                     + "(state rolls back to what the remaining files hold) and set foreign files aside; "
                     + "signalman data verify --data " + root + " checks the whole directory");
         }
-        Path aside = root.resolve("set-aside").resolve(STAMP.format(Instant.now()));
+        Path aside = asideFolder(root);
         for (DataDirCheck.Finding f : findings) {
             Path p = root.resolve(f.rel());
             switch (f.kind()) {
@@ -185,7 +190,7 @@ public final class DataDir implements AutoCloseable {
                 if (!acceptLoss) {
                     throw RecordFile.corrupt(scan);
                 }
-                Path aside = root.resolve("set-aside").resolve(STAMP.format(Instant.now()));
+                Path aside = asideFolder(root);
                 Files.createDirectories(aside);
                 Path rest = aside.resolve(p.getFileName() + ".from-" + scan.corrupt().offset());
                 try (FileChannel in = FileChannel.open(p, StandardOpenOption.READ);

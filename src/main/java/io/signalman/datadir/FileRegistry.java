@@ -24,6 +24,26 @@ public interface FileRegistry {
     /** {@code file} is about to be deleted (spent or superseded). */
     void removing(Path file) throws IOException;
 
+    /**
+     * The data directory's id, which a keyed {@link LogHead} is bound to, or null for a writer
+     * outside a data directory (nothing is recorded, and nothing is compared).
+     */
+    default String dataId() {
+        return null;
+    }
+
+    /** What was last recorded of the chained log {@code name}, or null when nothing was. */
+    default LogHead head(String name) {
+        return null;
+    }
+
+    /**
+     * Records the chained log {@code name} as it is now, once its newest entry is on disk: the log
+     * is always written first, so a crash between the two leaves it ahead of its record, never behind.
+     */
+    default void head(String name, LogHead head) throws IOException {
+    }
+
     /** For a writer outside a data directory (tests, tools): nothing is recorded. */
     FileRegistry NONE = new FileRegistry() {
         @Override

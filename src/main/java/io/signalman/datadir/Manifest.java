@@ -22,7 +22,10 @@ import java.util.UUID;
  * refused instead of silently rolling state back ({@link DataDir}). One sealed JSON line, replaced
  * atomically (written beside, forced, renamed, the folder forced) at every change of the file set:
  * a file is listed before it is created and unlisted before it is deleted, so the manifest is
- * never behind the disk in a way a crash could hide.
+ * never behind the disk in a way a crash could hide. It also records the audit log's length and head
+ * ({@link LogHead}), written after each entry, so that a log cut short or deleted is named too.
+ * Longer than most classes here: the format is read, written and changed in one place, so that
+ * what a start compares is exactly what a writer recorded.
  */
 public final class Manifest implements FileRegistry {
 
@@ -43,18 +46,28 @@ public final class Manifest implements FileRegistry {
     private final Path data;
     private final String dataId;
     private final Map<String, Entry> files;
+    private final Map<String, LogHead> heads;
     private long nextSeq;
 
-    private Manifest(Path data, String dataId, Map<String, Entry> files, long nextSeq) {
+    private Manifest(Path data, String dataId, Map<String, Entry> files, Map<String, LogHead> heads, long nextSeq) {
         this.data = data;
         this.dataId = dataId;
         this.files = files;
+        this.heads = heads;
         this.nextSeq = nextSeq;
     }
 
     /** A new, empty manifest for {@code data} (not yet written). */
     static Manifest fresh(Path data) {
-        return new Manifest(data, UUID.randomUUID().toString(), new LinkedHashMap<>(), 1);
+        return new Manifest(data, UUID.randomUUID().toString(), new LinkedHashMap<>(), new LinkedHashMap<>(), 1);
+    }
+
+    /**
+     * {@code DATA/manifest.json} as it is on disk, for a reader that does not own the directory
+     * ({@code signalman audit verify}), or null when there is none. Never written through.
+     */
+    public static Manifest existing(Path data) throws IOException {
+        return Files.exists(data.resolve(NAME)) ? read(data) : null;
     }
 
     /** Reads {@code DATA/manifest.json}; a manifest that does not check is refused. */
@@ -79,11 +92,39 @@ public final class Manifest implements FileRegistry {
                     v.hasNonNull("crc32c") ? (int) Long.parseLong(v.get("crc32c").asText(), 16) : null,
                     v.path("legacy").asBoolean(false)));
         });
-        return new Manifest(data, n.path("data_id").asText(), files, n.path("next_seq").asLong(1));
+        // Written by this version on: a manifest of the version before has none, and gains it at its next write.
+        Map<String, LogHead> heads = new LinkedHashMap<>();
+        n.path("heads").fields().forEachRemaining(e -> {
+            JsonNode v = e.getValue();
+            heads.put(e.getKey(), new LogHead(v.path("entries").asLong(), v.path("head").asText(null),
+                    v.path("key").asText(null), v.path("mac").asText(null)));
+        });
+        return new Manifest(data, n.path("data_id").asText(), files, heads, n.path("next_seq").asLong(1));
     }
 
+    @Override
     public String dataId() {
         return dataId;
+    }
+
+    @Override
+    public synchronized LogHead head(String name) {
+        return heads.get(name);
+    }
+
+    @Override
+    public synchronized void head(String name, LogHead head) throws IOException {
+        LogHead before = heads.put(name, head);
+        try {
+            write();
+        } catch (IOException | RuntimeException e) {
+            if (before == null) {
+                heads.remove(name);
+            } else {
+                heads.put(name, before);
+            }
+            throw e;
+        }
     }
 
     /** Every file listed, by its path relative to the data directory ({@code decisions/...}, {@code state/...}). */
@@ -174,6 +215,15 @@ public final class Manifest implements FileRegistry {
                 f.put("legacy", true);
             }
         });
+        if (!heads.isEmpty()) {
+            ObjectNode h = n.putObject("heads");
+            heads.forEach((name, head) -> {
+                ObjectNode o = h.putObject(name).put("entries", head.entries()).put("head", head.head());
+                if (head.keyed()) {
+                    o.put("key", head.key()).put("mac", head.mac());
+                }
+            });
+        }
         Path tmp = data.resolve(NAME + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {

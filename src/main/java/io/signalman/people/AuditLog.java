@@ -2,12 +2,13 @@ package io.signalman.people;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.signalman.datadir.DataDirRefused;
 import io.signalman.datadir.Gzip;
+import io.signalman.datadir.LogHead;
 import io.signalman.datadir.RecordFile;
 import io.signalman.datadir.Writing;
 import io.signalman.json.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,60 +17,96 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The audit log, {@code <data>/audit.jsonl}: one sealed record per thing people did to the rules
  * and to each other (an approval, a rejection, an activation, an emergency rollback, a reload, a
  * user added, a token rotated, ...), each with who, when, the content hashes it was about and the
  * note, appended and forced to disk before the act is answered, as the decision log is. Each entry
- * carries {@code prev}, the SHA-256 of the entry before it as written (the first: null), so
- * changing, removing or reordering any entry breaks the chain after it ({@link AuditVerify}).
+ * carries {@code prev}, the chain value of the entry before it (the first: null), so changing,
+ * removing or reordering any entry breaks the chain after it ({@link AuditVerify}). With a key
+ * ({@link AuditKey}) each entry also carries the key's id and its own HMAC ({@link AuditSeal}),
+ * which is its chain value; without one the chain value is the entry's SHA-256, which anyone who
+ * can write the file can recompute. A log is keyed from the first start with a key on (an
+ * {@code audit_keyed} entry marks the point) and stays keyed. After each entry the manifest
+ * records the log's length and head, so a log cut short or deleted is named at the next start.
  * At {@link #ROLL_BYTES} the file is rolled: compressed into {@code <data>/audit/audit-N.jsonl.gz}
  * and kept, as rolled decision-log files are; the chain runs on across files.
  *
- * <p>All entries are kept in memory too (they are few: people act, services decide), for the
- * approvals and every rule's history. Methods block on the disk: call them on a worker.
+ * <p>Opening it proves it first: a log {@link AuditVerify} rejects is refused, as a damaged
+ * decision file is, unless the loss is accepted ({@link AuditRepair}); so every entry held is one
+ * that verified. All entries are kept in memory too (they are few: people act, services decide),
+ * for the approvals and every rule's history. Methods block on the disk: call them on a worker.
  */
 public final class AuditLog {
 
     public static final String FILE = "audit.jsonl";
     public static final String ROLLED = "audit";
     public static final long ROLL_BYTES = 64L * 1024 * 1024;
-    private static final Pattern ROLLED_NAME = Pattern.compile("audit-(\\d{6,})\\.jsonl\\.gz");
+    /** Who writes what a start itself records: the point keying began, a loss accepted. */
+    static final Principal START = new Principal("signalman", EnumSet.noneOf(Role.class), "start");
+    private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
 
     private final Path data;
     private final Path file;
     private final Writing writing;
     private final long rollBytes;
+    private final AuditKey key;
     private final List<JsonNode> entries = new ArrayList<>();
     private String head;
     private RecordFile out;
 
-    private AuditLog(Path data, Writing writing, long rollBytes) {
+    private AuditLog(Path data, Writing writing, long rollBytes, AuditKey key) {
         this.data = data;
         this.file = data.resolve(FILE);
         this.writing = writing;
         this.rollBytes = rollBytes;
+        this.key = key;
     }
 
-    /** Reads every entry of {@code data}'s audit log (rolled files included). Blocking; at start. */
+    /** An unkeyed log, whose damage is refused: for tests and tools. */
     public static AuditLog open(Path data, Writing writing, long rollBytes) {
-        AuditLog log = new AuditLog(data, writing, rollBytes);
+        return open(data, writing, rollBytes, null, false);
+    }
+
+    /**
+     * Proves and reads every entry of {@code data}'s audit log (rolled files included), then keys
+     * it from here on when {@code key} is given and it is not yet keyed. Blocking; at start.
+     *
+     * @param key        the audit key, or null: the log then guards against accidents only
+     * @param acceptLoss {@code --accept-data-loss}: a log that does not verify is cut before its
+     *                   first bad entry (the rest set aside) and the loss is recorded in it
+     * @throws DataDirRefused when the log does not verify (naming the file and line at fault) and
+     *                        the loss is not accepted, or when it is keyed and the key is missing or another
+     */
+    public static AuditLog open(Path data, Writing writing, long rollBytes, AuditKey key, boolean acceptLoss) {
+        AuditLog log = new AuditLog(data, writing, rollBytes, key);
         try {
-            for (Path p : files(data)) {
-                try (InputStream in = input(p)) {
-                    RecordFiles.lines(in, p.toString(), line -> {
-                        log.entries.add(RecordFiles.json(line));
-                        log.head = hash(line);
-                    });
+            AuditVerify.Report r = AuditVerify.check(data, key, writing.registry(), log.entries::add);
+            Path aside = null;
+            if (!r.ok()) {
+                if (r.keyProblem() != null || !acceptLoss) {
+                    throw new DataDirRefused(AuditRepair.refusal(data, r));
                 }
+                aside = r.firstBreak() == null ? null : AuditRepair.cut(data, writing, r.firstBreak());
+                r.problems().forEach(p -> LOG.error("audit log in {}: accepting the loss (--accept-data-loss): {}", data, p));
             }
+            log.head = r.verifiedHead();
+            log.keyRecord();
+            if (!r.ok()) {
+                log.append(START, "audit_loss_accepted", AuditRepair.lossEntry(r, data, aside));
+            }
+            if (key != null && !log.entries.isEmpty() && !log.entries.get(log.entries.size() - 1).has("key")) {
+                log.append(START, "audit_keyed", Json.object().put("note", "entries from here on carry an HMAC-SHA256 "
+                        + "under key " + key.id() + "; the " + log.entries.size() + " before are chained, not keyed"));
+                LOG.info("audit log in {}: keyed from entry {} on (key id {})", data, log.entries.size(), key.id());
+            }
+            log.recordHead();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the audit log in " + data + ": " + e.getMessage(), e);
         }
@@ -92,9 +129,13 @@ public final class AuditLog {
         e.put("action", action);
         if (fields != null) {
             e.setAll(fields.deepCopy());
+            e.remove(List.of("key", "mac"));
         }
         e.put("prev", head);
-        byte[] bytes = Json.bytes(e);
+        if (key != null) {
+            e.put("key", key.id());
+        }
+        byte[] bytes = key == null ? Json.bytes(e) : AuditSeal.seal(Json.bytes(e), key);
         try {
             if (out != null && out.length() >= rollBytes) {
                 roll();
@@ -106,9 +147,53 @@ public final class AuditLog {
             throw new UncheckedIOException("cannot open " + file, x);
         }
         out.append(bytes, true);
-        head = hash(bytes);
+        head = AuditSeal.link(bytes);
+        if (key != null) {
+            e.put("mac", head);
+        }
         entries.add(e);
+        try {
+            recordHead();
+        } catch (IOException | RuntimeException x) {
+            // The entry is on disk and stands: the log is ahead of its record, which the next entry or start brings forward.
+            LOG.warn("audit log in {}: entry {} is written, but the manifest's record of the log is not: {}", data,
+                    entries.size(), x.getMessage());
+        }
         return e;
+    }
+
+    /**
+     * Whether {@code e} (an entry of this log, so one that verified) may count as someone's act,
+     * an approval say: with a key, only a keyed entry does. An unkeyed entry before the point keying
+     * began is chained into the keyed ones, but a log cut back to its unkeyed part (the manifest's
+     * record removed with it) would verify with forged unkeyed entries in it.
+     */
+    public boolean counts(JsonNode e) {
+        return key == null || e.has("key");
+    }
+
+    /**
+     * With a key, makes the manifest's record of the log keyed as it stands (the same count and
+     * head, or the log as read when there is none), before the first keyed entry is written. An
+     * unkeyed record beside keyed entries is then never a crash's, always a rewrite; and a record
+     * that says more than a log cut by an accepted loss still says so until the loss is recorded.
+     */
+    private void keyRecord() throws IOException {
+        String dataId = writing.registry().dataId();
+        LogHead now = dataId == null ? null : writing.registry().head(AuditVerify.LOG);
+        if (key != null && dataId != null && (now == null || !now.keyed())) {
+            writing.registry().head(AuditVerify.LOG, now == null ? key.head(dataId, AuditVerify.LOG, entries.size(), head)
+                    : key.head(dataId, AuditVerify.LOG, now.entries(), now.head()));
+        }
+    }
+
+    /** Tells the manifest how long the log is and what its head is now (after the entry is on disk). */
+    private void recordHead() throws IOException {
+        String dataId = writing.registry().dataId();
+        if (dataId != null) {
+            writing.registry().head(AuditVerify.LOG, key == null ? new LogHead(entries.size(), head, null, null)
+                    : key.head(dataId, AuditVerify.LOG, entries.size(), head));
+        }
     }
 
     /** Every entry, oldest first (read-only). */
@@ -116,7 +201,7 @@ public final class AuditLog {
         return Collections.unmodifiableList(new ArrayList<>(entries));
     }
 
-    /** The hash of the newest entry (what the next one's {@code prev} will be), or null when there is none. */
+    /** The chain value of the newest entry (what the next one's {@code prev} will be), or null when there is none. */
     public synchronized String head() {
         return head;
     }
@@ -133,46 +218,16 @@ public final class AuditLog {
         out = null;
         Path dir = data.resolve(ROLLED);
         Files.createDirectories(dir);
-        long next = rolled(data).stream().mapToLong(AuditLog::number).max().orElse(0) + 1;
+        long next = AuditFiles.lastRolled(data) + 1;
         Gzip.compress(file, dir.resolve(String.format("audit-%06d.jsonl.gz", next)), writing.registry());
     }
 
-    /** The SHA-256 of an entry as written (its JSON without the checksum field): what the next entry's {@code prev} holds. */
+    /** The SHA-256 of an entry as written (its JSON without the checksum field): an unkeyed entry's chain value. */
     public static String hash(byte[] entry) {
         try {
             return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(entry));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JDK has no SHA-256", e);
         }
-    }
-
-    /** The audit log's files in writing order: the rolled ones by number, then {@code audit.jsonl}. */
-    static List<Path> files(Path data) throws IOException {
-        List<Path> out = new ArrayList<>(rolled(data));
-        out.sort(java.util.Comparator.comparingLong(AuditLog::number));
-        if (Files.isRegularFile(data.resolve(FILE))) {
-            out.add(data.resolve(FILE));
-        }
-        return out;
-    }
-
-    private static List<Path> rolled(Path data) throws IOException {
-        Path dir = data.resolve(ROLLED);
-        if (!Files.isDirectory(dir)) {
-            return new ArrayList<>();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return new ArrayList<>(s.filter(p -> ROLLED_NAME.matcher(p.getFileName().toString()).matches()).toList());
-        }
-    }
-
-    private static long number(Path p) {
-        Matcher m = ROLLED_NAME.matcher(p.getFileName().toString());
-        return m.matches() ? Long.parseLong(m.group(1)) : -1;
-    }
-
-    static InputStream input(Path p) throws IOException {
-        InputStream raw = Files.newInputStream(p);
-        return p.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
     }
 }

@@ -1,28 +1,46 @@
 package io.signalman.people;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.signalman.datadir.LineReader;
-import io.signalman.datadir.RecordLine;
+import io.signalman.datadir.FileRegistry;
+import io.signalman.datadir.LogHead;
+import io.signalman.datadir.Manifest;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * {@code signalman audit verify}: proves the audit log's chain unbroken, changing nothing (safe
- * beside a running server). Every line must match its checksum and be an entry; each entry's
- * {@code seq} must follow the one before and its {@code prev} must be the SHA-256 of the entry
- * before it as written. A line edited and its checksum made to match again still breaks the
- * chain at the next entry; an entry removed, inserted or moved breaks it where it was. The
- * newest entry has no successor to vouch for it: its hash, the head, is printed, so that it can
- * be kept elsewhere (a ticket, another system) and compared later.
+ * {@code signalman audit verify}, and the check a start makes before it reads the log: proves the
+ * audit log's chain unbroken, changing nothing (safe beside a running server). Every line must
+ * match its checksum and be an entry; each entry's {@code seq} must follow the one before and its
+ * {@code prev} must be the chain value of the entry before it. A keyed entry's MAC must match under
+ * the key given ({@link AuditKey}), so an entry edited and re-sealed without the key is caught at
+ * that entry; once keyed, every later entry must be. Without a key the chain guards against
+ * accidents only: anyone who can write the file can recompute it. Last, the log is compared with
+ * the manifest's record of it ({@link LogHead}): a log shorter than it was, missing, or whose
+ * entry at the recorded length chains to another head, was cut short or rewritten. The head is
+ * printed, to be kept elsewhere (a ticket, another system): only that copy vouches for a log
+ * rolled back together with its manifest.
  */
 public final class AuditVerify {
 
-    /** What the check found: problems (the chain is broken, or a line is damaged), notes, the entries and the head. */
-    public record Report(List<String> problems, List<String> notes, long entries, String head) {
+    /** The name under which the manifest records the audit log's head. */
+    public static final String LOG = "audit";
+
+    /** Where the first problem is: a file (relative to the data directory), its line and the byte it starts at. */
+    public record Break(String file, long line, long offset) {
+    }
+
+    /**
+     * What the check found. {@code keyProblem}: the key is missing or another (the log cannot be
+     * proven, though it may be whole). {@code firstBreak}: the first line at fault, or null when
+     * the lines are whole (a problem may still be the manifest's). {@code verified} entries, up to
+     * {@code verifiedHead}, come before any problem. {@code keyedFrom}: the first keyed entry's
+     * seq, 0 when none is.
+     */
+    public record Report(List<String> problems, List<String> notes, long entries, String head, long keyedFrom,
+                         String keyProblem, Break firstBreak, long verified, String verifiedHead) {
         public boolean ok() {
             return problems.isEmpty();
         }
@@ -31,60 +49,79 @@ public final class AuditVerify {
     private AuditVerify() {
     }
 
+    /** The log of {@code data} unkeyed, against the manifest on disk. */
     public static Report check(Path data) throws IOException {
-        List<String> problems = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        long seq = 0;
-        String head = null;
-        List<Path> files = AuditLog.files(data);
-        if (files.isEmpty()) {
-            notes.add("no audit log yet in " + data + ": nothing has been recorded");
+        return check(data, null);
+    }
+
+    /** The log of {@code data} with {@code key} (or none), against the manifest on disk. */
+    public static Report check(Path data, AuditKey key) throws IOException {
+        // The manifest before the log: beside a running server the log may then only be ahead of it.
+        Manifest m = Manifest.existing(data);
+        return check(data, key, m == null ? FileRegistry.NONE : m, e -> { });
+    }
+
+    /** The log against {@code cover}'s record of it; {@code verified} is given each entry before the first problem. */
+    static Report check(Path data, AuditKey key, FileRegistry cover, Consumer<JsonNode> verified) throws IOException {
+        LogHead recorded = cover.dataId() == null ? null : cover.head(LOG);
+        AuditWalk w = new AuditWalk(data, key, recorded == null ? -1 : recorded.entries(), verified);
+        w.run();
+        if (cover.dataId() != null) {
+            compare(w, key, cover.dataId(), recorded);
         }
-        for (int f = 0; f < files.size(); f++) {
-            Path p = files.get(f);
-            String name = data.relativize(p).toString();
-            try (InputStream in = AuditLog.input(p); LineReader r = new LineReader(in)) {
-                while (r.next()) {
-                    String at = name + " line " + r.number();
-                    if (!r.terminated()) {
-                        String what = at + ": a last entry without its end (" + r.length() + " bytes)";
-                        if (f == files.size() - 1) {
-                            notes.add(what + ": a write in progress, or cut short by a crash (the next start cuts it)");
-                        } else {
-                            problems.add(what + ", in a rolled file");
-                        }
-                        continue;
-                    }
-                    RecordLine.Check c = RecordLine.check(r.bytes(), 0, r.length());
-                    if (c != RecordLine.Check.SEALED) {
-                        problems.add(at + ": " + (c == RecordLine.Check.UNSEALED ? "carries no checksum"
-                                : "does not match its checksum (damaged or edited)"));
-                    }
-                    byte[] entry = RecordLine.unseal(r.bytes(), 0, r.length());
-                    JsonNode e = RecordFiles.json(entry);
-                    if (e == null || !e.isObject()) {
-                        problems.add(at + ": not an audit entry");
-                        head = AuditLog.hash(entry);
-                        seq++;
-                        continue;
-                    }
-                    seq++;
-                    if (e.path("seq").asLong(-1) != seq) {
-                        problems.add(at + ": entry " + e.path("seq").asText("?") + " where entry " + seq + " should be "
-                                + "(an entry was removed, added or moved)");
-                        seq = e.path("seq").asLong(seq);
-                    }
-                    String prev = e.path("prev").isNull() || e.path("prev").isMissingNode() ? null : e.path("prev").asText();
-                    if (!Objects.equals(prev, head)) {
-                        problems.add(at + " (entry " + e.path("seq").asText("?") + "): its prev is " + prev + ", but the entry "
-                                + "before it hashes to " + head + ": the entry before it was changed, removed or added");
-                    }
-                    head = AuditLog.hash(entry);
-                }
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                problems.add(name + ": the compressed file is damaged or cut short (" + e.getMessage() + ")");
+        if (w.keyProblem != null) {
+            w.problems.add(0, w.keyProblem);
+        }
+        if (w.keyedFrom == 0 && w.keyProblem == null) {
+            w.notes.add(key == null ? "the log is not keyed: its chain guards against accidents only, since anyone who can "
+                    + "write the data directory can recompute it (serve with --audit-key-file to key it)"
+                    : "the log is not keyed yet: a server started with this key keys it from its next entry on");
+        } else if (w.keyedFrom > 1 && w.problems.isEmpty()) {
+            w.notes.add("entries 1 to " + (w.keyedFrom - 1) + " were written before the log was keyed: the keyed entries "
+                    + "vouch for them, but approvals count only from keyed entries");
+        }
+        return new Report(List.copyOf(w.problems), List.copyOf(w.notes), w.count, w.head, w.keyedFrom, w.keyProblem,
+                w.firstBreak, w.verified, w.verifiedHead);
+    }
+
+    /** The log against the manifest's record of it, written after each entry (so the log may be ahead, never behind). */
+    private static void compare(AuditWalk w, AuditKey key, String dataId, LogHead h) {
+        if (h == null) {
+            if (w.keyedFrom > 0) {
+                w.problems.add("the manifest holds no record of the audit log, though the log is keyed: the record was removed");
+            } else if (w.count > 0) {
+                w.notes.add("the manifest holds no record of the audit log yet (a directory last written by an earlier "
+                        + "version): the next start records it");
             }
+            return;
         }
-        return new Report(List.copyOf(problems), List.copyOf(notes), seq, head);
+        if (h.keyed()) {
+            if (key == null) {
+                w.keyProblem = Objects.requireNonNullElse(w.keyProblem, "this log is keyed (key id " + h.key()
+                        + ", says the manifest): give --audit-key-file");
+            } else if (!h.key().equals(key.id())) {
+                w.keyProblem = Objects.requireNonNullElse(w.keyProblem, "this log is keyed with key id " + h.key()
+                        + " (says the manifest), but the key given has id " + key.id() + ": give the key it was written with");
+            } else if (!key.mac(dataId, LOG, h).equals(h.mac())) {
+                w.problems.add("the manifest's record of the audit log (" + h.entries() + " entries, head " + h.head()
+                        + ") does not match its MAC: it was changed");
+            }
+        } else if (w.keyedFrom > 0) {
+            w.problems.add("the manifest's record of the audit log is not keyed, though the log is keyed from entry "
+                    + w.keyedFrom + ": the record was changed");
+        }
+        if (w.count < h.entries()) {
+            w.problems.add(w.files == 0
+                    ? "the audit log is missing (no " + AuditLog.FILE + "), but the manifest recorded " + h.entries()
+                            + " entries (head " + h.head() + "): it was deleted"
+                    : "the audit log holds " + w.count + " entries, but the manifest recorded " + h.entries() + " (head "
+                            + h.head() + "): entries were removed from its end, or it was truncated");
+        } else if (h.entries() > 0 && !Objects.equals(w.headAtRecord, h.head())) {
+            w.problems.add("entry " + h.entries() + " of the audit log chains to " + w.headAtRecord + ", but the manifest "
+                    + "recorded the head " + h.head() + " there: the log was rewritten or replaced");
+        } else if (w.count > h.entries()) {
+            w.notes.add("the log runs " + (w.count - h.entries()) + " entries past the manifest's record of it (a stop between "
+                    + "an entry and its record, or a server writing now): the next start records it");
+        }
     }
 }

@@ -28,19 +28,30 @@ public final class People implements AutoCloseable {
         this.audit = audit;
         this.authenticator = authenticator;
         this.oidc = oidc;
-        audit.entries().forEach(approvals::accept);
+        // Every entry the log holds verified when it was opened; with a key, only the keyed ones count as acts.
+        audit.entries().stream().filter(audit::counts).forEach(approvals::accept);
     }
 
     /**
      * Opens the users and audit log of {@code data} (already opened as a data directory, so its
      * files are judged). {@code adminToken} is the bootstrap user's token (or null), named
      * {@code adminName}; {@code readToken} the workbench's shared read token (or null);
-     * {@code oidc} the provider's token verifier (or null). Blocking; at start.
+     * {@code oidc} the provider's token verifier (or null). The audit log is proven first, with
+     * {@code config}'s key: a log that does not verify is refused unless {@code acceptLoss}
+     * ({@link AuditLog#open(Path, Writing, long, AuditKey, boolean)}). Blocking; at start.
+     *
+     * @throws io.signalman.datadir.DataDirRefused when the audit log does not verify
      */
     public static People open(Path data, Writing writing, PeopleConfig config, String adminToken, String adminName,
-                              String readToken, OidcTokens oidc) {
+                              String readToken, OidcTokens oidc, boolean acceptLoss) {
         UserStore users = UserStore.open(data, writing, config.hashCost(), Set.of(adminName));
-        AuditLog audit = AuditLog.open(data, writing, config.auditRollBytes());
+        AuditLog audit;
+        try {
+            audit = AuditLog.open(data, writing, config.auditRollBytes(), config.auditKey(), acceptLoss);
+        } catch (RuntimeException e) {
+            users.close();
+            throw e;
+        }
         Authenticator auth = new Authenticator(adminToken, adminName, readToken, users, oidc, config.failuresPerMinute(),
                 System::nanoTime);
         return new People(config, users, audit, auth, oidc);
@@ -74,7 +85,9 @@ public final class People implements AutoCloseable {
     /** Records what {@code who} did in the audit log (forced before it returns); returns the entry as written. */
     public JsonNode record(Principal who, String action, ObjectNode fields) {
         JsonNode e = audit.append(who, action, fields);
-        approvals.accept(e);
+        if (audit.counts(e)) {
+            approvals.accept(e);
+        }
         return e;
     }
 

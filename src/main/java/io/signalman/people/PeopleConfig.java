@@ -10,8 +10,11 @@ package io.signalman.people;
  * @param failuresPerMinute {@code --auth-failures-per-minute}: failed authentications an address
  *                          may make in a burst, and per minute after it
  * @param auditRollBytes    the audit log rolls at this size
+ * @param auditKey          {@code --audit-key-file}: the key the audit log's entries are MACed with,
+ *                          or null (the log then guards against accidents only)
  */
-public record PeopleConfig(int approvals, HashCost hashCost, OidcConfig oidc, int failuresPerMinute, long auditRollBytes) {
+public record PeopleConfig(int approvals, HashCost hashCost, OidcConfig oidc, int failuresPerMinute, long auditRollBytes,
+                           AuditKey auditKey) {
 
     public static final int DEFAULT_FAILURES_PER_MINUTE = 20;
     public static final int MAX_APPROVALS = 10;
@@ -29,32 +32,36 @@ public record PeopleConfig(int approvals, HashCost hashCost, OidcConfig oidc, in
     }
 
     public static PeopleConfig defaults() {
-        return new PeopleConfig(0, HashCost.defaults(), null, DEFAULT_FAILURES_PER_MINUTE, AuditLog.ROLL_BYTES);
+        return new PeopleConfig(0, HashCost.defaults(), null, DEFAULT_FAILURES_PER_MINUTE, AuditLog.ROLL_BYTES, null);
     }
 
     public PeopleConfig withApprovals(int n) {
-        return new PeopleConfig(n, hashCost, oidc, failuresPerMinute, auditRollBytes);
+        return new PeopleConfig(n, hashCost, oidc, failuresPerMinute, auditRollBytes, auditKey);
     }
 
     public PeopleConfig withHashCost(HashCost c) {
-        return new PeopleConfig(approvals, c, oidc, failuresPerMinute, auditRollBytes);
+        return new PeopleConfig(approvals, c, oidc, failuresPerMinute, auditRollBytes, auditKey);
     }
 
     public PeopleConfig withOidc(OidcConfig o) {
-        return new PeopleConfig(approvals, hashCost, o, failuresPerMinute, auditRollBytes);
+        return new PeopleConfig(approvals, hashCost, o, failuresPerMinute, auditRollBytes, auditKey);
     }
 
     public PeopleConfig withFailuresPerMinute(int n) {
-        return new PeopleConfig(approvals, hashCost, oidc, n, auditRollBytes);
+        return new PeopleConfig(approvals, hashCost, oidc, n, auditRollBytes, auditKey);
     }
 
     public PeopleConfig withAuditRollBytes(long b) {
-        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, b);
+        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, b, auditKey);
+    }
+
+    public PeopleConfig withAuditKey(AuditKey k) {
+        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, auditRollBytes, k);
     }
 
     @Override
     public String toString() {
         return "approvals=" + approvals + " " + hashCost + " auth-failures-per-minute=" + failuresPerMinute
-                + (oidc == null ? "" : " " + oidc);
+                + (oidc == null ? "" : " " + oidc) + (auditKey == null ? " audit-log-unkeyed" : " " + auditKey);
     }
 }

@@ -12,7 +12,8 @@ import java.util.Set;
  * @param how {@code token} (a user of the data directory), {@code admin-token} (the bootstrap
  *            user), {@code oidc} (a JWT from the configured provider) or {@code read-token} (the
  *            workbench's shared read token, a viewer) or {@code cli} ({@code signalman users} on a
- *            data directory no server holds)
+ *            data directory no server holds) or {@code start} (what a start records of itself in
+ *            the audit log: keying begun, a loss accepted)
  */
 public record Principal(String name, Set<Role> roles, String how) {
 

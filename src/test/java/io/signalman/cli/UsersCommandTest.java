@@ -48,7 +48,7 @@ class UsersCommandTest {
 
         CliRunner.Result verified = CliRunner.run("audit", "verify", "--data", d);
         assertEquals(0, verified.code(), verified.out());
-        assertTrue(verified.out().contains("3 entries; the chain is unbroken"), verified.out());
+        assertTrue(verified.out().contains("3 entries, not keyed; the chain is unbroken"), verified.out());
 
         Path audit = data.resolve(AuditLog.FILE);
         Files.writeString(audit, Files.readString(audit).replace("\"subject\":\"ana\"", "\"subject\":\"eve\""));

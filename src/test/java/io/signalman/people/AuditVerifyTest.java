@@ -20,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The audit log's chain: a log as written verifies; a line edited in place fails at that line
  * (its checksum), and an edit whose checksum is made to match again still fails, at the next
  * entry (whose prev no longer matches); a line removed fails too. The chain runs on across a roll.
+ * Keyed: an unkeyed entry after keyed ones is caught, and so is a keyed log rewritten as an
+ * unkeyed one, by the manifest's keyed record of it.
  */
 class AuditVerifyTest {
 
@@ -96,6 +98,48 @@ class AuditVerifyTest {
         assertTrue(r.ok(), r.problems().toString());
         assertEquals(12, r.entries());
         assertEquals(12, AuditLog.open(data, Writing.plain(), 1024).entries().size(), "every entry is read back, rolled ones too");
+    }
+
+    @Test
+    void anUnkeyedEntryAfterKeyedOnesIsCaught() throws Exception {
+        // Given a keyed log, and an entry added after it without the key, chained and sealed as an unkeyed one is
+        AuditKey key = AuditKey.of(new byte[32]);
+        AuditLog log = AuditLog.open(data, Writing.plain(), AuditLog.ROLL_BYTES, key, false);
+        log.append(ANA, "user_added", Json.object().put("subject", "bo"));
+        log.close();
+        byte[] forged = Json.bytes(Json.object().put("seq", 2).put("at", "2026-01-01T00:00:00Z").put("user", "eve")
+                .put("via", "token").put("action", "draft_approved").put("draft", "d").put("prev", log.head()));
+        Files.write(data.resolve(AuditLog.FILE), RecordLine.seal(forged), java.nio.file.StandardOpenOption.APPEND);
+
+        AuditVerify.Report r = AuditVerify.check(data, key);
+
+        assertFalse(r.ok());
+        assertTrue(r.problems().get(0).contains("line 2: is not keyed, though the log is keyed from entry 1 on"),
+                r.problems().toString());
+    }
+
+    @Test
+    void aKeyedLogStrippedOfItsKeysAndReChainedFailsAgainstTheManifestsKeyedRecord() throws Exception {
+        // Given a keyed log in a data directory, rewritten as an unkeyed one: keys and MACs taken off, re-chained
+        AuditKey key = AuditKey.of(new byte[32]);
+        try (io.signalman.datadir.DataDir dir = io.signalman.datadir.DataDir.open(data, false)) {
+            AuditLog log = AuditLog.open(data, Writing.of(dir, io.signalman.datadir.Disk.REAL,
+                    new io.signalman.datadir.Storage(io.signalman.datadir.Disk.REAL)), AuditLog.ROLL_BYTES, key, false);
+            for (int i = 1; i <= 3; i++) {
+                log.append(ANA, "draft_approved", Json.object().put("draft", "d").put("note", "note " + i));
+            }
+            log.close();
+        }
+        AuditForger f = AuditForger.of(data);
+        f.entries().forEach(e -> e.remove(List.of("key", "mac")));
+        f.reseal(false);
+        AuditForger.matchManifest(data);
+
+        AuditVerify.Report r = AuditVerify.check(data, key);
+
+        assertFalse(r.ok());
+        assertTrue(r.problems().stream().anyMatch(p -> p.contains("the manifest's record of the audit log (3 entries")
+                && p.contains("does not match its MAC")), r.problems().toString());
     }
 
     private AuditLog written(int n) {
