@@ -118,6 +118,7 @@ final class Watchdog {
                 throw d; // not the watchdog's
             }
             w.set(base + IDLE);
+            Thread.interrupted(); // Thread.stop interrupts before it throws: the flag would break the thread's next I/O
             throw new EvaluationTooCostlyException(w.overBy);
         } finally {
             w.session = null;
@@ -132,6 +133,7 @@ final class Watchdog {
         RuntimeException out = w.get() == base + HALTED && w.overBy == null ? new DeadlineExceededException()
                 : new EvaluationTooCostlyException(w.overBy);
         w.set(base + IDLE);
+        Thread.interrupted(); // as above
         return out;
     }
 

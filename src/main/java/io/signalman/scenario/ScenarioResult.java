@@ -21,6 +21,14 @@ import java.util.List;
 public record ScenarioResult(Scenario scenario, JsonNode decision, List<Mismatch> mismatches, String error,
                              List<String> explanation, List<String> fired) {
 
+    /** How the error of a scenario whose rules were stopped over their budget begins. */
+    public static final String STOPPED = "its rules were stopped over their budget: ";
+
+    /** Whether the scenario's rules were stopped over their budget (its draft is then never run again). */
+    public boolean stoppedOverBudget() {
+        return error != null && error.startsWith(STOPPED);
+    }
+
     public ScenarioResult {
         mismatches = List.copyOf(mismatches);
         explanation = List.copyOf(explanation);

@@ -46,6 +46,8 @@ public final class ScenarioRunner {
             String field = e.field().isEmpty() ? "" : " (" + e.field() + ")";
             String where = e.field().startsWith("state_before") ? "state_before" : "input";
             return failed(s, "its " + where + " is not valid for the " + s.pack() + " pack" + field + ": " + e.getMessage());
+        } catch (io.signalman.engine.EvaluationTooCostlyException e) {
+            return failed(s, ScenarioResult.STOPPED + e.getMessage());
         } catch (RuntimeException e) {
             return failed(s, "the rules failed on it: " + e);
         }

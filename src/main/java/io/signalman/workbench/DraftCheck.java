@@ -28,6 +28,7 @@ final class DraftCheck {
     private static final int KEPT = 8;
 
     private final Checks checks;
+    private final StoppedRevisions stopped;
     private final Recent<Full> recent = new Recent<>(KEPT);
 
     /**
@@ -38,17 +39,43 @@ final class DraftCheck {
     record Full(ObjectNode check, ObjectNode scenarios) {
     }
 
-    DraftCheck(Checks checks) {
+    DraftCheck(Checks checks, StoppedRevisions stopped) {
         this.checks = checks;
+        this.stopped = stopped;
     }
 
-    /** Blocking (compiles, runs scenarios): a worker thread. */
+    /**
+     * Blocking (compiles, runs scenarios): a worker thread. Content whose rules were once stopped is
+     * not checked or run again ({@link StoppedRevisions}).
+     */
     Full of(BundleFiles files) {
+        String why = stopped.why(files);
+        if (why != null) {
+            return refused(files, why);
+        }
         return recent.get(files.revision(), () -> full(files));
+    }
+
+    private static Full refused(BundleFiles files, String why) {
+        BundleError e = new BundleError(".", 0, 0, "these rules were stopped when they were last checked or run (" + why
+                + "), so they are not run again: change the draft to check it again");
+        ObjectNode check = Json.object();
+        check.put("ok", false);
+        check.put("compiles", false);
+        check.put("revision", files.revision());
+        check.put("stopped", why);
+        check.set("errors", Checks.errors(List.of(e)));
+        check.set("warnings", Checks.errors(List.of()));
+        ScenarioFiles.Suite suite = ScenarioFiles.read(files);
+        check.putObject("counts").put("errors", 1).put("conflicts", 0).put("scenario_file_errors", suite.errors().size())
+                .put("warnings", 0).put("scenarios", suite.scenarios().size()).put("scenarios_failed", 0);
+        return new Full(check, notRun(files, suite));
     }
 
     private Full full(BundleFiles files) {
         Checks.Outcome compiled = checks.check(files);
+        compiled.errors().stream().filter(e -> e.message().startsWith("too complex to check")).findFirst()
+                .ifPresent(e -> stopped.mark(files, e.message()));
         List<BundleError> conflicts = conflicts(files);
         Set<String> conflicted = new TreeSet<>();
         conflicts.forEach(c -> conflicted.add(c.file()));
@@ -64,6 +91,8 @@ final class DraftCheck {
         if (compiled.ok()) {
             RuleBundle b = compiled.bundle();
             ScenarioReport report = ScenarioRunner.run(b, suite);
+            report.results().stream().filter(r -> r.stoppedOverBudget()).findFirst()
+                    .ifPresent(r -> stopped.mark(files, "scenario \"" + r.scenario().name() + "\": " + r.error()));
             scenarios = report.toJson(b);
             scenarios.put("ran", true);
             failed = report.failures().size();

@@ -60,6 +60,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private final FireCounts fired;
     private final People people;
     private final TrialHooks trialHooks;
+    private final StoppedRevisions stopped;
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
@@ -77,7 +78,8 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.impact = new Impact(coverage, decisionLog);
         this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions, writing), people);
         FourEyes fourEyes = new FourEyes(people, drafts);
-        this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks), activations, people, fourEyes);
+        this.stopped = new StoppedRevisions(data);
+        this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks, stopped), activations, people, fourEyes);
         this.lastFired = new LastFired(decisionLog);
         this.fired = new FireCounts();
         decisions.tap(fired::record);
@@ -205,8 +207,22 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private JsonNode tryMessage(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
         String draftId = req.path("draft").isTextual() && !req.path("draft").asText().isEmpty() ? req.path("draft").asText() : null;
-        Checks.Outcome draft = draftId == null ? null : checks.check(drafts.files(draftId));
-        ObjectNode out = TryMessage.run(req, liveApart(), draft != null && draft.ok() ? draft.bundle() : null);
+        BundleFiles files = draftId == null ? null : drafts.files(draftId);
+        String why = files == null ? null : stopped.why(files);
+        if (why != null) {
+            throw new WorkbenchException(422, "evaluation_too_costly", "draft " + draftId + "'s rules were stopped when they "
+                    + "were last checked or run (" + why + "), so they are not run again: change the draft first");
+        }
+        Checks.Outcome draft = files == null ? null : checks.check(files);
+        ObjectNode out;
+        try {
+            out = TryMessage.run(req, liveApart(), draft != null && draft.ok() ? draft.bundle() : null);
+        } catch (io.signalman.engine.EvaluationTooCostlyException e) {
+            if (files != null) {
+                stopped.mark(files, "Try: " + e.getMessage());
+            }
+            throw e;
+        }
         if (draft != null && !draft.ok()) {
             out.set("draft_error", Json.object().put("draft", draftId).put("message", "draft " + draftId + " has "
                     + draft.errors().size() + " error(s), so it decides nothing until they are fixed")

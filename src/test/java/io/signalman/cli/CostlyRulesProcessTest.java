@@ -148,6 +148,29 @@ class CostlyRulesProcessTest {
             assertTrue(send("GET", "/metrics", null).body().contains("signalman_quarantines_total 1.0"));
             assertEquals(200, send("POST", "/v1/broker/route", costly("high")).statusCode(), "the good rules decide it");
             assertServes(server, "after the quarantine");
+
+            // And a draft whose scenario runs the join at high priority is saved, its scenario stopped, and marked
+            String poison = json(send("POST", "/workbench/api/drafts", null)).get("id").asText();
+            assertEquals(200, save(poison, "broker/costly.drl", joinOnHighPriority()).statusCode());
+            HttpResponse<String> saved = save(poison, "broker/scenarios/costly.yaml", SCENARIO);
+            assertEquals(200, saved.statusCode(), saved.body());
+            assertTrue(saved.body().contains(io.signalman.scenario.ScenarioResult.STOPPED.strip()), saved.body());
+            assertTrue(json(send("GET", "/workbench/api/drafts/" + poison, null)).toString().contains("\"stopped\""));
+            assertServes(server, "after the poison pill's save");
+        }
+
+        // When the server restarts on the same data
+        try (ServeProcess server = start(rules, "--max-rule-combinations", "1000000000000000", "--max-rule-steps",
+                "1000000000000000000", "--max-decision-mb", "32")) {
+            // Then opening every draft answers, the marked one with why instead of running its rules again
+            int marked = 0;
+            for (JsonNode d : json(send("GET", "/workbench/api/drafts", null))) {
+                HttpResponse<String> opened = send("GET", "/workbench/api/drafts/" + d.path("id").asText(), null);
+                assertEquals(200, opened.statusCode(), opened.body());
+                marked += opened.body().contains("\"stopped\"") ? 1 : 0;
+            }
+            assertTrue(marked >= 1, "the poison pill's draft is shown as stopped");
+            assertServes(server, "after reopening the marked draft");
         }
     }
 

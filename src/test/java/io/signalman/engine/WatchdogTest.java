@@ -1,6 +1,7 @@
 package io.signalman.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,8 +74,10 @@ class WatchdogTest {
         EvaluationTooCostlyException e = assertThrows(EvaluationTooCostlyException.class,
                 () -> Packs.BROKER.decide(bundle, message("costly.join"), false));
 
-        // Then the watchdog stopped it over the allocation budget, naming the flag
+        // Then the watchdog stopped it over the allocation budget, naming the flag, and left the thread fit for
+        // blocking work (Thread.stop interrupts first; a set flag would close the next file channel it used)
         assertTrue(e.getMessage().contains("--max-decision-mb"), e.getMessage());
+        assertFalse(Thread.currentThread().isInterrupted());
 
         // And the pack goes on deciding other messages with fresh sessions, and that one again the same way
         assertEquals("trade messages go to VP Trading",
