@@ -25,9 +25,10 @@ public record Budgets(long maxCombinations, long maxSteps, long longestText, lon
                       int quarantineAfter, int checkSeconds) {
 
     /**
-     * The defaults. The shipped rules' costliest rule forms 26 combinations (a message and one
-     * org-chart card) and takes about 2 million steps (the card's patterns at the body limit);
-     * a decision of the shipped rules allocates under 100 KB and takes microseconds.
+     * The defaults. No shipped rule joins reference facts or uses {@code matches}: each forms one
+     * combination and the costliest takes 21 steps; a shipped decision takes microseconds. The
+     * rule budgets leave room for a join of a message and two unpinned card patterns (26^2) with a
+     * pattern of about 700 steps a character; the decision budgets for anything that does not run away.
      */
     public static final Budgets DEFAULT = new Budgets(100_000, 50_000_000, 64 * 1024, 256L * 1024 * 1024, 2_000, 3, 120);
 
