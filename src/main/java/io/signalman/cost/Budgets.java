@@ -27,8 +27,9 @@ public record Budgets(long maxCombinations, long maxSteps, long longestText, lon
     /**
      * The defaults. No shipped rule joins reference facts or uses {@code matches}: each forms one
      * combination and the costliest takes 21 steps; a shipped decision takes microseconds. The
-     * rule budgets leave room for a join of a message and two unpinned card patterns (26^2) with a
-     * pattern of about 700 steps a character; the decision budgets for anything that does not run away.
+     * rule budgets leave room for a join of a message and three unpinned card patterns (26^3 =
+     * 17,576), or a pattern of about 700 steps a character on the message; the decision budgets for
+     * anything that does not run away.
      */
     public static final Budgets DEFAULT = new Budgets(100_000, 50_000_000, 64 * 1024, 256L * 1024 * 1024, 2_000, 3, 120);
 
