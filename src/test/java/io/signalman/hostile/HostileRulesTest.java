@@ -60,7 +60,9 @@ class HostileRulesTest {
                 "escape-quote-in-constraint-text", "escape-quote-in-eval", "escaped-identifier", "escape-quote-in-rule-name",
                 "escape-quote-in-ruleflow-group", "escape-quote-in-agenda-group", "escape-quote-in-activation-group",
                 "escape-quote-in-date-effective", "escape-quote-in-date-expires", "escape-quote-in-reason",
-                "table-cell-escape", "table-cell-code", "rule-name-closes-javadoc", "salience-expression", "regex-back-reference")) {
+                "table-cell-escape", "table-cell-code", "rule-name-closes-javadoc", "salience-expression", "regex-back-reference",
+                "cross-product-of-reference-facts", "regex-huge-repetition", "regex-nested-repetition", "regex-on-every-combination",
+                "nested-parentheses", "too-many-patterns")) {
             assertTrue(names.stream().anyMatch(n -> n.contains(kind)), "the corpus lacks " + kind + ": " + names);
         }
     }
