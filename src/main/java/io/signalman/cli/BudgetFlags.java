@@ -11,7 +11,7 @@ import java.util.Set;
 final class BudgetFlags {
 
     static final Set<String> VALUED = Set.of("max-rule-combinations", "max-rule-steps", "max-decision-mb",
-            "max-decision-cpu-ms", "quarantine-after", "check-deadline-s");
+            "max-decision-cpu-ms", "quarantine-after", "check-deadline-s", "max-pack-steps");
 
     private BudgetFlags() {
     }
@@ -34,7 +34,7 @@ final class BudgetFlags {
                     a.getLong("max-rule-steps", d.maxSteps()), longestText,
                     a.getLong("max-decision-mb", d.decisionBytes() / (1024 * 1024)) * 1024 * 1024,
                     a.getLong("max-decision-cpu-ms", d.decisionCpuMs()), a.getInt("quarantine-after", d.quarantineAfter()),
-                    a.getInt("check-deadline-s", d.checkSeconds()));
+                    a.getInt("check-deadline-s", d.checkSeconds()), a.getLong("max-pack-steps", d.maxPackSteps()));
             Budgets.use(b);
             return b;
         } catch (IllegalArgumentException e) {

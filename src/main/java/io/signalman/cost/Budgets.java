@@ -18,11 +18,13 @@ package io.signalman.cost;
  * @param quarantineAfter how many live decisions of one revision stopped over budget within a minute
  *                        make the server go back to the last good revision ({@code --quarantine-after};
  *                        0: never)
+ * @param maxPackSteps    the most steps a pack's rules together can take for one decision
+ *                        ({@code --max-pack-steps}): every rule's constraints are tested on every decision
  * @param checkSeconds    how long one check of a bundle may take ({@code check}, the gate, a draft's save
  *                        or opening) before it answers "too complex to check" ({@code --check-deadline-s})
  */
 public record Budgets(long maxCombinations, long maxSteps, long longestText, long decisionBytes, long decisionCpuMs,
-                      int quarantineAfter, int checkSeconds) {
+                      int quarantineAfter, int checkSeconds, long maxPackSteps) {
 
     /**
      * The defaults. No shipped rule joins reference facts or uses {@code matches}: each forms one
@@ -31,13 +33,14 @@ public record Budgets(long maxCombinations, long maxSteps, long longestText, lon
      * 17,576), or a pattern of about 700 steps a character on the message; the decision budgets for
      * anything that does not run away.
      */
-    public static final Budgets DEFAULT = new Budgets(100_000, 50_000_000, 64 * 1024, 256L * 1024 * 1024, 2_000, 3, 120);
+    public static final Budgets DEFAULT = new Budgets(100_000, 50_000_000, 64 * 1024, 256L * 1024 * 1024, 2_000, 3, 120,
+            500_000_000);
 
     private static volatile Budgets current = DEFAULT;
 
     public Budgets {
         if (maxCombinations < 1 || maxSteps < 1 || longestText < 1 || decisionBytes < 1024 * 1024 || decisionCpuMs < 10
-                || quarantineAfter < 0 || checkSeconds < 1) {
+                || quarantineAfter < 0 || checkSeconds < 1 || maxPackSteps < 1) {
             throw new IllegalArgumentException("a budget must be positive, a decision's at least 1 MB and 10 ms, "
                     + "--quarantine-after 0 or more and --check-deadline-s 1 or more");
         }
@@ -58,6 +61,7 @@ public record Budgets(long maxCombinations, long maxSteps, long longestText, lon
     }
 
     public Budgets withLongestText(long chars) {
-        return new Budgets(maxCombinations, maxSteps, chars, decisionBytes, decisionCpuMs, quarantineAfter, checkSeconds);
+        return new Budgets(maxCombinations, maxSteps, chars, decisionBytes, decisionCpuMs, quarantineAfter, checkSeconds,
+                maxPackSteps);
     }
 }

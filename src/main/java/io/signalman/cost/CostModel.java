@@ -44,10 +44,38 @@ public final class CostModel {
     private final List<Object> reference;
     private final Budgets budgets;
 
+    /** The longest text a pattern can be matched against: a request body, or a reference fact's field. */
+    private final long longestText;
+
     public CostModel(Vocabulary vocabulary, List<Object> referenceFacts, Budgets budgets) {
         this.vocabulary = vocabulary;
         this.reference = List.copyOf(referenceFacts);
         this.budgets = budgets;
+        this.longestText = Math.max(budgets.longestText(), FieldValues.longestText(reference));
+    }
+
+    /**
+     * Why the pack's rules together are over budget: every decision tests every rule's constraints
+     * on the facts it inserts (Drools' alpha network), whichever rule decides, so many rules each
+     * within budget can add up to a runaway. Null when the total is within {@link Budgets#maxPackSteps()}.
+     */
+    public String packProblem(List<RuleReading> rules) {
+        long total = 0;
+        List<RuleReading> sorted = new ArrayList<>(rules);
+        java.util.Map<RuleReading, Long> steps = new java.util.IdentityHashMap<>();
+        for (RuleReading r : rules) {
+            long s = estimate(r).steps();
+            steps.put(r, s);
+            total = add(total, s);
+        }
+        if (total <= budgets.maxPackSteps()) {
+            return null;
+        }
+        sorted.sort((a, b) -> Long.compare(steps.get(b), steps.get(a)));
+        List<String> top = sorted.stream().limit(3).map(r -> "\"" + r.name() + "\" (" + number(steps.get(r)) + ")").toList();
+        return "the pack's rules together can take up to " + number(total) + " steps for one decision, more than the "
+                + number(budgets.maxPackSteps()) + " a pack may take (--max-pack-steps); the costliest: "
+                + String.join(", ", top) + ": write shorter patterns, or fewer rules that test them";
     }
 
     /** One rule's estimate, with the words that say where it comes from. */
@@ -172,7 +200,7 @@ public final class CostModel {
                 RegexSize size = RegexSize.of(s.asString());
                 // A pattern over the text bounds is refused by the rule reader at its own line; counted
                 // here too, the same pattern would be reported twice.
-                steps = add(steps, size.problem() != null ? 0 : mul(size.size(), budgets.longestText()));
+                steps = add(steps, size.problem() != null ? 0 : mul(size.size(), longestText));
             }
         }
         return steps;
@@ -185,7 +213,7 @@ public final class CostModel {
     private String stepWords(String condition, long steps) {
         return condition == null ? "none" : "\"" + condition + "\", about " + number(steps) + " steps for each "
                 + "combination it is tested on (a pattern costs its compiled size for each character of a text up to "
-                + number(budgets.longestText()) + " characters long)";
+                + number(longestText) + " characters long)";
     }
 
     private static String combinationWords(long tuples, Map<String, List<Long>> factors) {

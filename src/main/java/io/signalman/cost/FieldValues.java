@@ -48,6 +48,39 @@ final class FieldValues {
         return n;
     }
 
+    /**
+     * The longest text any field of {@code facts} holds (a text, or a text in a list or a map's
+     * values): a pattern tested on a reference fact sees that, which an author's edit of the
+     * reference data can make longer than any request body.
+     */
+    static long longestText(List<Object> facts) {
+        long longest = 0;
+        Map<Class<?>, java.util.Set<String>> fields = new HashMap<>();
+        for (Object f : facts) {
+            for (String field : fields.computeIfAbsent(f.getClass(), c -> Vocabulary.fields(c).keySet())) {
+                longest = Math.max(longest, textLength(value(f, field)));
+            }
+        }
+        return longest;
+    }
+
+    private static long textLength(Object v) {
+        if (v instanceof CharSequence s) {
+            return s.length();
+        }
+        long longest = 0;
+        if (v instanceof java.util.Collection<?> c) {
+            for (Object x : c) {
+                longest = Math.max(longest, x instanceof CharSequence s ? s.length() : 0);
+            }
+        } else if (v instanceof Map<?, ?> m) {
+            for (Object x : m.values()) {
+                longest = Math.max(longest, x instanceof CharSequence s ? s.length() : 0);
+            }
+        }
+        return longest;
+    }
+
     private static final Object NONE = new Object();
     private static final Object NULL = new Object();
 

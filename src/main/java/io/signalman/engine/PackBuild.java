@@ -127,6 +127,15 @@ final class PackBuild {
                 }
             }
         });
+        if (out.isEmpty()) {
+            // Only once every rule is within its own budget: an over-budget rule would be named twice.
+            List<io.signalman.rulelang.RuleReading> all = new ArrayList<>();
+            index.readings().values().forEach(f -> all.addAll(f.rules()));
+            String pack = model.packProblem(all);
+            if (pack != null) {
+                out.add(new BundleError(def.name() + "/", 0, 0, pack));
+            }
+        }
         out.sort(java.util.Comparator.comparing(BundleError::file).thenComparingInt(BundleError::line));
         return out;
     }

@@ -105,9 +105,37 @@ class CostModelTest {
 
         // And with a smaller budget it is refused, naming the pattern and the flag
         CostModel strict = new CostModel(broker.definition().vocabulary(), broker.reference().facts(),
-                new Budgets(100_000, size * 1000, Budgets.DEFAULT.longestText(), 1L << 30, 1000, 3, 120));
+                new Budgets(100_000, size * 1000, Budgets.DEFAULT.longestText(), 1L << 30, 1000, 3, 120, Long.MAX_VALUE));
         String problem = strict.problem(rule);
         assertTrue(problem.contains("--max-rule-steps") && problem.contains("(.*){90}z"), problem);
+    }
+
+    @Test
+    void manyRulesEachWithinBudgetAreRefusedTogetherOverThePackBudget() {
+        // Given a pattern of about 200 steps a character, within one rule's budget
+        RuleReading rule = brokerRule("    Message( subtype matches \"(.*){90}z\" )");
+        assertNull(model().problem(rule));
+
+        // When a pack holds a hundred such rules (every one tested on every message)
+        String problem = model().packProblem(java.util.Collections.nCopies(100, rule));
+
+        // Then the pack is refused as a whole, naming the flag and the costliest rules
+        assertTrue(problem != null && problem.contains("--max-pack-steps") && problem.contains("\"under test\""), problem);
+        assertNull(model().packProblem(List.of(rule)), "one such rule is within the pack's budget");
+    }
+
+    @Test
+    void aPatternOnReferenceDataIsCostedAtTheLongestTextTheDataHolds() {
+        // Given an org chart whose one card has a title far longer than any request body
+        io.signalman.broker.AgentCard longTitle = new io.signalman.broker.AgentCard("x", "X", "t".repeat(1_000_000), "r",
+                null, null);
+        CostModel m = new CostModel(broker.definition().vocabulary(), List.of(longTitle), Budgets.DEFAULT);
+
+        // When a rule matches a pattern on the cards' titles
+        long steps = m.estimate(brokerRule("    AgentCard( title matches \"(a|b)+z\" )")).steps();
+
+        // Then each character of that title counts, not only the body limit's
+        assertTrue(steps >= 1_000_000, steps + " steps");
     }
 
     @Test

@@ -53,7 +53,7 @@ class CheckDeadlineTest {
         Files.writeString(rules.resolve("broker/nested.drl"), drl);
         Budgets d = Budgets.DEFAULT;
         Budgets.use(new Budgets(d.maxCombinations(), d.maxSteps(), d.longestText(), d.decisionBytes(), d.decisionCpuMs(),
-                d.quarantineAfter(), 2));
+                d.quarantineAfter(), 2, d.maxPackSteps()));
         BundleCompiler compiler = Packs.compiler();
 
         // When it is checked

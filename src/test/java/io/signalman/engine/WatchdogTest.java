@@ -61,7 +61,7 @@ class WatchdogTest {
     void aJoinOverTheAllocationBudgetIsStoppedInsideTheJoinAndThePackDecidesOn() throws Exception {
         // Given a join of four unpinned card patterns (26^4 combinations), admitted by loosened rule budgets,
         // and a decision budget of 16 MB
-        Budgets.use(new Budgets(Long.MAX_VALUE, Long.MAX_VALUE, 65_536, 16L * 1024 * 1024, 60_000, 3, 120));
+        Budgets.use(new Budgets(Long.MAX_VALUE, Long.MAX_VALUE, 65_536, 16L * 1024 * 1024, 60_000, 3, 120, Long.MAX_VALUE));
         RuleBundle bundle = withRule("four cards", """
                     Message( subtype == "costly.join" )
                     AgentCard()
@@ -88,7 +88,7 @@ class WatchdogTest {
     @Test
     void aPatternOverTheCpuBudgetIsStoppedInsideTheMatch() throws Exception {
         // Given a pattern of a hundred copies (inside the text bounds) and a decision budget of 50 ms of CPU
-        Budgets.use(new Budgets(Long.MAX_VALUE, Long.MAX_VALUE, 65_536, 1L << 30, 50, 3, 120));
+        Budgets.use(new Budgets(Long.MAX_VALUE, Long.MAX_VALUE, 65_536, 1L << 30, 50, 3, 120, Long.MAX_VALUE));
         RuleBundle bundle = withRule("a hundred copies", "    Message( subtype matches \"(.*){100}z\" )");
 
         // When a message with a 60,000-character subtype is decided (about a third of a second of matching)
@@ -104,7 +104,7 @@ class WatchdogTest {
         // Given the shipped rules, warmed up, and the tightest decision budgets the flags allow
         RuleBundle bundle = TestBundles.compile(TestBundles.RULES);
         Packs.BROKER.decide(bundle, message("trade.executed"), false);
-        Budgets.use(new Budgets(100_000, 50_000_000, 65_536, 1024 * 1024, 10, 3, 120));
+        Budgets.use(new Budgets(100_000, 50_000_000, 65_536, 1024 * 1024, 10, 3, 120, Long.MAX_VALUE));
 
         // When many ordinary messages are decided, each well under a watchdog tick
         for (int i = 0; i < 2_000; i++) {
