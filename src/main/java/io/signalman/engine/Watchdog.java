@@ -67,9 +67,11 @@ final class Watchdog {
      */
     static final class Watch extends AtomicLong {
         private final Thread thread;
-        private volatile KieSession session;
-        private volatile long deadlineNanos;
-        private volatile boolean hasDeadline;
+        // Plain fields: written before the volatile set(FIRING) that publishes them, read by the watchdog
+        // after the volatile get() that saw FIRING; a compare-and-set on that value guards every use.
+        private KieSession session;
+        private long deadlineNanos;
+        private boolean hasDeadline;
         private long evaluations; // the evaluating thread's own count
         private volatile String overBy;
         // Read and written by the watchdog's thread only: the evaluation its baseline belongs to.
