@@ -26,13 +26,16 @@ public final class Main {
                         [--oidc-roles-claim roles] [--oidc-name-claim sub] [--oidc-leeway-s 30]]
                        [--audit-key-file FILE (the audit log's HMAC key: outside --data, mode 600, 32+ bytes)]
                        [--bench-endpoints (serves POST /bench/echo for make bench; never in production)]
-              check    [rules-dir]
-              test     [rules-dir] [--json]
-              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N]
+                       [BUDGETS] [--max-decision-mb 256] [--max-decision-cpu-ms 2000] [--quarantine-after 3 (0: never)]
+              check    [rules-dir] [BUDGETS]
+                       (BUDGETS, on serve, check, test, replay and explain: [--max-rule-combinations 100000]
+                        [--max-rule-steps 50000000] [--max-pack-steps 500000000] [--check-deadline-s 120])
+              test     [rules-dir] [--json] [BUDGETS]
+              replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N] [BUDGETS]
                        [--since T] [--until T] [--pack NAME]... [--sample RATE] [--arm live|candidate] [--quiet]
                        [--determinism all|sample (sample: determinism checked on 1 record in 64; --accept: all)]
                        [--members host:port,...] ARCHIVE...   (ARCHIVE: *.jsonl, *.jsonl.gz or a folder)
-              explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE]
+              explain  <pack> <input.json> [--rules DIR] [--json] [--why-not RULE] [BUDGETS]
               state    export [--data data | --state-jdbc URL] > states.jsonl
               state    import [--data data | --state-jdbc URL] [states.jsonl]   (default: standard input)
               data     verify [--data data] [--rules rules] [--audit-key-file FILE]
