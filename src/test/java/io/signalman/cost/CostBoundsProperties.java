@@ -315,7 +315,8 @@ class CostBoundsProperties {
         // Loosened rule budgets, as an operator could loosen them, leave only the watchdog (at a
         // decision budget a runaway reaches in a moment) between the rule and the heap.
         Arbitrary<Budgets> loosened = Combinators.combine(Arbitraries.of(16, 64), Arbitraries.of(50, 200))
-                .as((mb, ms) -> new Budgets(Long.MAX_VALUE, Long.MAX_VALUE, Budgets.DEFAULT.longestText(), mb * 1024L * 1024, ms));
+                .as((mb, ms) -> new Budgets(Long.MAX_VALUE, Long.MAX_VALUE, Budgets.DEFAULT.longestText(), mb * 1024L * 1024, ms,
+                        0, 120, Long.MAX_VALUE));
         Arbitrary<Budgets> budgets = Arbitraries.oneOf(Arbitraries.just(Budgets.DEFAULT), loosened);
         return Combinators.combine(rules(12, 150), budgets).as(Case::new)
                 .filter(c -> c.budgets() == Budgets.DEFAULT || c.rule().combinations() <= HEAP_SAFE && c.rule().costly());
