@@ -212,4 +212,28 @@ public final class TestBundles {
         String dir = System.getProperty("signalman.compiled.cache");
         return dir == null || dir.isBlank() ? "" : " -Dsignalman.compiled.cache=" + Path.of(dir).toAbsolutePath();
     }
+
+    /**
+     * A broker rule file of one first-match rule deciding {@code openclaw}, with the broker's facts
+     * imported: {@code when} is the condition's lines as written (each indented by four).
+     */
+    public static String brokerRule(String name, int salience, String when) {
+        return """
+                package signalman.broker;
+
+                import io.signalman.broker.Message;
+                import io.signalman.broker.AgentCard;
+
+                global io.signalman.broker.Route decide;
+
+                rule "%s"
+                    @reason("a rule under test")
+                    agenda-group "route" activation-group "route" salience %d
+                when
+                %s
+                then
+                    decide.primary("openclaw");
+                end
+                """.formatted(name, salience, when.stripTrailing());
+    }
 }

@@ -20,6 +20,7 @@ class LayersTest {
     /** Bottom first; packages on one line are one layer and may use each other, cycles aside. */
     static final List<List<String>> LAYERS = List.of(
             List.of("rulelang"),
+            List.of("cost"),
             List.of("json"),
             List.of("datadir"),
             List.of("people"),

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Rules that cost without bound against a real {@code signalman serve} (its own JVM, a 256 MB heap
  * and {@code -XX:+ExitOnOutOfMemoryError}, as {@code bin/signalman} runs it): each class of the
- * attack (issue 38) through {@code check}, the reload gate, a draft saved with a scenario that
+ * attack (issue 38) through the reload gate, a draft saved with a scenario that
  * runs it, Try, opening the draft again after a restart, and a live request; and, with the rule
  * budgets loosened so that the cross product goes live, the watchdog and the quarantine. After
  * every step the server answers {@code /health} and ordinary routes.
@@ -62,14 +62,7 @@ class CostlyRulesProcessTest {
                 String text = Files.readString(Path.of("src/test/resources/hostile-rules/broker", name));
                 String path = "broker/" + name;
 
-                // check refuses it at its file
-                Path bundle = dir.resolve("check-" + name);
-                TestBundles.copyTree(TestBundles.RULES, bundle);
-                Files.writeString(bundle.resolve(path), text);
-                CliRunner.Result check = CliRunner.run("check", bundle.toString());
-                assertEquals(1, check.code(), name + ": " + check.out() + check.err());
-                assertTrue(check.err().contains(path + ":"), name + ": " + check.err());
-
+                // (check refuses it at its file:line: HostileRulesTest, for every corpus file)
                 // the reload gate refuses it and the old rules serve on
                 Files.writeString(rules.resolve(path), text);
                 HttpResponse<String> reload = send("POST", "/v1/rules/reload", "{}");
@@ -109,7 +102,7 @@ class CostlyRulesProcessTest {
         Path rules = dir.resolve("rules");
         TestBundles.copyTree(TestBundles.RULES, rules);
         try (ServeProcess server = start(rules, "--max-rule-combinations", "1000000000000000", "--max-rule-steps",
-                "1000000000000000000", "--max-decision-mb", "32", "--quarantine-after", "2")) {
+                "1000000000000000000", "--max-pack-steps", "1000000000000000000", "--max-decision-mb", "32", "--quarantine-after", "2")) {
             String good = ready().get("rules_revision").asText();
 
             // and, activated through a draft, a rule whose six card patterns join only for a high priority
@@ -161,7 +154,7 @@ class CostlyRulesProcessTest {
 
         // When the server restarts on the same data
         try (ServeProcess server = start(rules, "--max-rule-combinations", "1000000000000000", "--max-rule-steps",
-                "1000000000000000000", "--max-decision-mb", "32")) {
+                "1000000000000000000", "--max-pack-steps", "1000000000000000000", "--max-decision-mb", "32")) {
             // Then opening every draft answers, the marked one with why instead of running its rules again
             int marked = 0;
             for (JsonNode d : json(send("GET", "/workbench/api/drafts", null))) {
@@ -179,24 +172,8 @@ class CostlyRulesProcessTest {
         for (int i = 0; i < 6; i++) {
             cards.append("    AgentCard( $m.priority == \"high\" )\n");
         }
-        return """
-                package signalman.broker;
-
-                import io.signalman.broker.Message;
-                import io.signalman.broker.AgentCard;
-
-                global io.signalman.broker.Route decide;
-
-                rule "costly messages at high priority go to openclaw"
-                    @reason("a join of six org-chart cards, at high priority only")
-                    agenda-group "route" activation-group "route" salience 1000
-                when
-                    $m : Message( subtype == "costly.join" )
-                """ + cards + """
-                then
-                    decide.primary("openclaw");
-                end
-                """;
+        return TestBundles.brokerRule("costly messages at high priority go to openclaw", 1000,
+                "    $m : Message( subtype == \"costly.join\" )\n" + cards);
     }
 
     private static String costly(String priority) {

@@ -116,7 +116,7 @@ class CostBoundsProperties {
         Budgets.use(Budgets.DEFAULT);
     }
 
-    @Property(tries = 26, shrinking = ShrinkingMode.OFF)
+    @Property(tries = 14, shrinking = ShrinkingMode.OFF)
     void aRuleNearTheBudgetsIsRefusedInBoundedTimeOrEvaluatedWithinItsBudget(@ForAll("underBudgets") Case c) {
         // Given a generated rule, and the budgets it is checked and decided by
         Budgets.use(c.budgets());
@@ -145,7 +145,7 @@ class CostBoundsProperties {
         assertEquals(ORDINARY_RULE, ordinary.decidedBy(), () -> "after " + outcome + " under " + c.budgets() + ":\n" + rule);
     }
 
-    @Property(tries = 12, shrinking = ShrinkingMode.OFF)
+    @Property(tries = 8, shrinking = ShrinkingMode.OFF)
     void aRuleTheModelPutsFarInsideTheDefaultBudgetsIsAdmittedAndNeverStopped(@ForAll("withinTextBounds") Rule rule) {
         // Given a generated rule within the text bounds, read as the check reads it, and the model's estimate
         RuleFile read = RuleFile.read(rule.drl(), seedBroker.definition().vocabulary());
@@ -256,23 +256,7 @@ class CostBoundsProperties {
         }
 
         String drl() {
-            return """
-                    package signalman.broker;
-
-                    import io.signalman.broker.Message;
-                    import io.signalman.broker.AgentCard;
-
-                    global io.signalman.broker.Route decide;
-
-                    rule "%s"
-                        @reason("a generated rule")
-                        agenda-group "route" activation-group "route" salience 950
-                    when
-                    %s
-                    then
-                        decide.primary("openclaw");
-                    end
-                    """.formatted(NAME, when());
+            return TestBundles.brokerRule(NAME, 950, when());
         }
 
         /** The subtype of a message the rule's message pattern matches. */

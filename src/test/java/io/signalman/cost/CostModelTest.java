@@ -30,24 +30,7 @@ class CostModelTest {
     }
 
     private static RuleReading brokerRule(String when) {
-        String text = """
-                package signalman.broker;
-
-                import io.signalman.broker.Message;
-                import io.signalman.broker.AgentCard;
-
-                global io.signalman.broker.Route decide;
-
-                rule "under test"
-                    @reason("a test")
-                    agenda-group "route" activation-group "route" salience 100
-                when
-                """ + when + """
-
-                then
-                    decide.primary("openclaw");
-                end
-                """;
+        String text = TestBundles.brokerRule("under test", 100, when);
         RuleFile f = RuleFile.read(text, broker.definition().vocabulary());
         assertTrue(f.syntaxErrors().isEmpty() && f.errors().isEmpty(), () -> f.syntaxErrors() + " " + f.errors());
         return f.rules().get(0);

@@ -33,23 +33,7 @@ class WatchdogTest {
     private RuleBundle withRule(String name, String when) throws Exception {
         Path rules = dir.resolve("rules");
         TestBundles.copyTree(TestBundles.RULES, rules);
-        Files.writeString(rules.resolve("broker/costly.drl"), """
-                package signalman.broker;
-
-                import io.signalman.broker.Message;
-                import io.signalman.broker.AgentCard;
-
-                global io.signalman.broker.Route decide;
-
-                rule "%s"
-                    @reason("a costly rule")
-                    agenda-group "route" activation-group "route" salience 1000
-                when
-                %s
-                then
-                    decide.primary("openclaw");
-                end
-                """.formatted(name, when));
+        Files.writeString(rules.resolve("broker/costly.drl"), TestBundles.brokerRule(name, 1000, when));
         return TestBundles.compile(rules);
     }
 
