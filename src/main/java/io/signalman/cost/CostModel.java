@@ -52,7 +52,15 @@ public final class CostModel {
         this.reference = List.copyOf(referenceFacts);
         this.budgets = budgets;
         this.longestText = Math.max(budgets.longestText(), FieldValues.longestText(reference));
+        this.longestValue = Math.max(longestText, FieldValues.longestList(reference));
     }
+
+    /**
+     * The most a published test or a word operator can walk: the longest text or list it can be
+     * given. A call counts that many steps ({@code containsAll} its square: it walks one list for
+     * each element of the other), since a test on a value reads all of it at worst.
+     */
+    private final long longestValue;
 
     /**
      * Why the pack's rules together are over budget: every decision tests every rule's constraints
@@ -94,7 +102,7 @@ public final class CostModel {
             if (factor > 1) {
                 factors.computeIfAbsent(p.type(), k -> new ArrayList<>()).add(factor);
             }
-            long own = 1 + (p.source() == null ? 0 : nodes(p.source()));
+            long own = 1 + (p.source() == null ? 0 : conditionSteps(p.source()));
             for (Condition c : p.conditions()) {
                 long cost = conditionSteps(c.expression());
                 own = add(own, cost);
@@ -194,8 +202,15 @@ public final class CostModel {
 
     private long conditionSteps(Expression e) {
         long steps = nodes(e);
+        for (com.github.javaparser.ast.expr.MethodCallExpr call : e.findAll(com.github.javaparser.ast.expr.MethodCallExpr.class)) {
+            steps = add(steps, call.getNameAsString().equals("containsAll") ? mul(longestValue, longestValue) : longestValue);
+        }
         for (PointFreeExpr p : e.findAll(PointFreeExpr.class)) {
-            if (p.getOperator().asString().equals("matches") && p.getRight().size() == 1
+            String op = p.getOperator().asString();
+            if (op.equals("contains") || op.equals("memberOf")) {
+                steps = add(steps, longestValue);
+            }
+            if (op.equals("matches") && p.getRight().size() == 1
                     && p.getRight().get(0) instanceof StringLiteralExpr s) {
                 RegexSize size = RegexSize.of(s.asString());
                 // A pattern over the text bounds is refused by the rule reader at its own line; counted

@@ -64,6 +64,19 @@ final class FieldValues {
         return longest;
     }
 
+    /** The most elements any list or map field of {@code facts} holds. */
+    static long longestList(List<Object> facts) {
+        long longest = 0;
+        Map<Class<?>, java.util.Set<String>> fields = new HashMap<>();
+        for (Object f : facts) {
+            for (String field : fields.computeIfAbsent(f.getClass(), c -> Vocabulary.fields(c).keySet())) {
+                Object v = value(f, field);
+                longest = Math.max(longest, v instanceof java.util.Collection<?> c ? c.size() : v instanceof Map<?, ?> m ? m.size() : 0);
+            }
+        }
+        return longest;
+    }
+
     private static long textLength(Object v) {
         if (v instanceof CharSequence s) {
             return s.length();

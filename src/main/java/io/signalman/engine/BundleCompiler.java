@@ -125,6 +125,12 @@ public final class BundleCompiler {
                 unreadable = true;
                 continue;
             }
+            if (files.bytes(path).length > BundleFiles.MAX_FILE_BYTES) {
+                // A draft's files reach here without BundleFiles.read: the same bound, before anything parses them.
+                errors.add(new BundleError(path, 0, 0, BundleFiles.tooLarge(files.bytes(path).length)));
+                unreadable = true;
+                continue;
+            }
             List<BundleError> controls = BundleText.refusals(path, files.bytes(path));
             errors.addAll(controls);
             unreadable |= !controls.isEmpty();

@@ -44,6 +44,24 @@ public final class BundleFiles {
     }
 
     /** Reads the directory; runs on a worker thread (file I/O). */
+    /**
+     * The largest file of a bundle, and the largest bundle: a rule file has its own bound in
+     * characters, and reference data is parsed into facts every session holds, so a 100 MB org chart
+     * (25 million one-letter authorities) ended {@code check} on OutOfMemoryError. The shipped
+     * bundle is 60 KB.
+     */
+    public static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
+    public static final long MAX_BUNDLE_BYTES = 32L * 1024 * 1024;
+
+    static String tooLarge(long size) {
+        return "the file is " + size + " bytes, more than the " + MAX_FILE_BYTES + " a file of a rule bundle may be: split it";
+    }
+
+    static String bundleTooLarge() {
+        return "the bundle is larger than the " + MAX_BUNDLE_BYTES + " bytes a rule bundle may be; nothing after this file "
+                + "was read";
+    }
+
     public static BundleFiles read(Path root) throws BundleException {
         Path dir = root.toAbsolutePath().normalize();
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -51,13 +69,23 @@ public final class BundleFiles {
         }
         Map<String, byte[]> files = new TreeMap<>();
         List<BundleError> errors = new ArrayList<>();
+        long total = 0;
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
                 String rel = relative(dir, p);
                 if (Files.isSymbolicLink(p)) {
                     errors.add(new BundleError(rel, 0, 0, "symbolic links are refused: rules load only from the rules directory"));
                 } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && !isHidden(rel)) {
-                    files.put(rel, Files.readAllBytes(p));
+                    long size = Files.size(p);
+                    total += size;
+                    if (size > MAX_FILE_BYTES) {
+                        errors.add(new BundleError(rel, 0, 0, tooLarge(size)));
+                    } else if (total > MAX_BUNDLE_BYTES) {
+                        errors.add(new BundleError(rel, 0, 0, bundleTooLarge()));
+                        break;
+                    } else {
+                        files.put(rel, Files.readAllBytes(p));
+                    }
                 }
             }
         } catch (IOException e) {

@@ -131,8 +131,9 @@ public final class CompiledPack {
             if (explain) {
                 List<Object> seen = new ArrayList<>(facts);
                 seen.addAll(reference.facts());
-                explainer = new Explainer(conditions(), seen);
-                considered = explain(session, fired, explainer);
+                explainer = new Explainer(conditions(), seen, Watchdog::watched);
+                Explainer checks = explainer;
+                considered = Watchdog.watched(() -> explain(session, fired, checks)); // one budget for every rule's check
             }
         } catch (RuntimeException e) {
             pool.discard(session);

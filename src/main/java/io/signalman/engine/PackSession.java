@@ -49,7 +49,12 @@ final class PackSession extends DefaultAgendaEventListener {
         }
     }
 
-    /** Runs one evaluation; the caller reads the collector before giving the session back. */
+    /**
+     * Runs one evaluation under the {@link Watchdog}: halted at the thread's deadline, stopped over
+     * the process's budgets. A session the watchdog halted or stopped is never reused (the caller
+     * discards it on the exception), since a halted agenda may stay halted and a stopped one is
+     * half-way through a join. The caller reads the collector before giving the session back.
+     */
     List<RuleInfo> run(List<?> facts, boolean explain) {
         uses++;
         collector.reset();
@@ -65,27 +70,22 @@ final class PackSession extends DefaultAgendaEventListener {
             }
         }
         handles.clear();
-        for (Object fact : facts) {
-            handles.add(session.insert(fact));
-        }
-        int n = fire();
-        for (FactHandle h : handles) {
-            session.delete(h);
-        }
+        // The inserts and deletes are watched with the firing: a fact's own tests (a pattern on its text)
+        // may run as it is inserted, and whatever a delete leaves to propagate runs at the next firing.
+        int n = Watchdog.watched(session, () -> {
+            for (Object fact : facts) {
+                handles.add(session.insert(fact));
+            }
+            int fired = session.fireAllRules(MAX_FIRINGS);
+            for (FactHandle h : handles) {
+                session.delete(h);
+            }
+            return fired;
+        });
         if (n >= MAX_FIRINGS) {
             throw new RunawayRulesException(MAX_FIRINGS, fired.isEmpty() ? null : fired.get(fired.size() - 1));
         }
         return fired;
-    }
-
-    /**
-     * Fires the agenda under the {@link Watchdog}: halted at the thread's deadline, stopped over
-     * the process's budgets. A session the watchdog halted or stopped is never reused (the caller
-     * discards it on the exception), since a halted agenda may stay halted and a stopped one is
-     * half-way through a join.
-     */
-    private int fire() {
-        return Watchdog.fire(session, MAX_FIRINGS);
     }
 
     Collector collector() {

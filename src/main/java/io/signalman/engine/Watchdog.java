@@ -74,7 +74,7 @@ final class Watchdog {
         private boolean hasDeadline;
         private long evaluations; // the evaluating thread's own count
         private volatile String overBy;
-        // Read and written by the watchdog's thread only: the evaluation its baseline belongs to.
+        // Read and written by the watchdog's thread only: the evaluation (its number times four) its baseline belongs to.
         private long seenGeneration = -1;
         private long baseBytes;
         private long baseCpuNanos;
@@ -86,14 +86,28 @@ final class Watchdog {
     }
 
     /**
-     * Fires {@code session} on this thread under the watch: its deadline (the thread's, if any)
-     * and the process's budgets.
+     * Runs {@code work} on this thread under the watch, with no session to halt: past its deadline
+     * it is stopped once it runs on past {@link Deadline#STUCK_AFTER_MS}. Explain's checks of a
+     * rule's conditions run so.
+     */
+    static <T> T watched(java.util.function.Supplier<T> work) {
+        return watched(null, work);
+    }
+
+    /**
+     * Runs {@code work} (an evaluation of {@code session}: its inserts, firing and deletes) on this
+     * thread under the watch: halted at the thread's deadline, if any, and stopped over the process's
+     * budgets, or when it runs on past the deadline inside one condition. A call inside another's
+     * watch runs under that one.
      *
      * @throws DeadlineExceededException       when the deadline passed and the watchdog halted it
-     * @throws EvaluationTooCostlyException    when the watchdog stopped it over budget
+     * @throws EvaluationTooCostlyException    when the watchdog stopped it
      */
-    static int fire(KieSession session, int maxFirings) {
+    static <T> T watched(KieSession session, java.util.function.Supplier<T> work) {
         Watch w = MINE.get();
+        if (w.get() % 4 != IDLE) {
+            return work.get(); // already watched on this thread: the outer watch covers it
+        }
         Long deadline = Deadline.current();
         w.session = session;
         w.hasDeadline = deadline != null;
@@ -102,9 +116,9 @@ final class Watchdog {
         long base = ++w.evaluations * 4;
         w.set(base + FIRING);
         try {
-            int n;
+            T n;
             try {
-                n = session.fireAllRules(maxFirings);
+                n = work.get();
             } catch (RuntimeException e) {
                 if (w.compareAndSet(base + FIRING, base + IDLE)) {
                     throw e;
@@ -127,16 +141,21 @@ final class Watchdog {
         }
     }
 
-    /** The watchdog halted or is stopping this evaluation: what to throw, once its stop has landed. */
+    /**
+     * The watchdog halted or is stopping this evaluation: what to throw, once its stop has landed.
+     * Leaving HALTED is a compare-and-set too, since the watchdog may still turn a halted evaluation
+     * that runs on into a stop ({@link #look}); a stop decided is always waited for here.
+     */
     private static RuntimeException settle(Watch w, long base) {
-        if (w.get() == base + STOPPING) {
-            awaitStop(w, base);
+        while (true) {
+            if (w.compareAndSet(base + HALTED, base + IDLE)) {
+                // overBy is set on a halted evaluation only where the JDK could not stop it over budget
+                return w.overBy == null ? new DeadlineExceededException() : new EvaluationTooCostlyException(w.overBy);
+            }
+            if (w.get() == base + STOPPING) {
+                awaitStop(w, base); // the ThreadDeath lands in there, or the JDK's fallback halts instead
+            }
         }
-        RuntimeException out = w.get() == base + HALTED && w.overBy == null ? new DeadlineExceededException()
-                : new EvaluationTooCostlyException(w.overBy);
-        w.set(base + IDLE);
-        Thread.interrupted(); // as above
-        return out;
     }
 
     /**
@@ -164,7 +183,7 @@ final class Watchdog {
                     WATCHES.remove(w);
                 } else {
                     long state = w.get();
-                    if (state % 4 == FIRING) {
+                    if (state % 4 == FIRING || state % 4 == HALTED) {
                         look(w, state, now, budgets);
                     }
                 }
@@ -172,9 +191,17 @@ final class Watchdog {
         }
     }
 
+    /**
+     * One look at an evaluation still firing, or halted at its deadline and not yet back: halted at
+     * its deadline (between firings); stopped over its budget, or when, halted, it runs on
+     * {@link Deadline#STUCK_AFTER_MS} past its deadline (inside one condition or join, where a halt
+     * is never seen; CPU time cannot outrun the deadline's wall time, so without this a request's
+     * evaluation would never be stopped).
+     */
     private static void look(Watch w, long state, long now, Budgets budgets) {
-        long base = state - FIRING;
-        if (w.hasDeadline && now - w.deadlineNanos >= 0) {
+        long base = state - state % 4;
+        boolean halted = state % 4 == HALTED;
+        if (!halted && w.hasDeadline && now - w.deadlineNanos >= 0) {
             KieSession s = w.session;
             if (w.compareAndSet(state, base + HALTED) && s != null) {
                 try {
@@ -188,14 +215,17 @@ final class Watchdog {
         long id = w.thread.getId();
         long bytes = THREADS.getThreadAllocatedBytes(id);
         long cpu = THREADS.getThreadCpuTime(id);
-        if (state != w.seenGeneration) {
-            w.seenGeneration = state;
+        if (base != w.seenGeneration) {
+            w.seenGeneration = base;
             w.baseBytes = bytes;
             w.baseCpuNanos = cpu;
             return;
         }
         String over = null;
-        if (bytes >= 0 && bytes - w.baseBytes > budgets.decisionBytes()) {
+        if (halted && now - w.deadlineNanos > TimeUnit.MILLISECONDS.toNanos(Deadline.STUCK_AFTER_MS)) {
+            over = "its rules ran on more than " + Deadline.STUCK_AFTER_MS + " ms past the request's deadline (--deadline-ms), "
+                    + "inside one condition, where a halt is never seen";
+        } else if (bytes >= 0 && bytes - w.baseBytes > budgets.decisionBytes()) {
             over = "its rules allocated more than " + budgets.decisionBytes() / (1024 * 1024) + " MB for one decision "
                     + "(--max-decision-mb)";
         } else if (cpu >= 0 && cpu - w.baseCpuNanos > TimeUnit.MILLISECONDS.toNanos(budgets.decisionCpuMs())) {

@@ -122,6 +122,21 @@ class CostModelTest {
     }
 
     @Test
+    void aTestOnAListOfTheReferenceDataCountsTheList() {
+        // Given an org chart whose one card lists 20,000 authorities
+        List<String> authority = java.util.stream.IntStream.range(0, 20_000).mapToObj(i -> "x" + i).toList();
+        io.signalman.broker.AgentCard card = new io.signalman.broker.AgentCard("auditor", "A", "t", "r", null, authority);
+        CostModel m = new CostModel(broker.definition().vocabulary(), List.of(card), Budgets.DEFAULT);
+
+        // When a rule tests that list against itself (each element looked for in the whole list)
+        RuleReading rule = brokerRule("    AgentCard( authority != null, authority.containsAll(authority) )");
+
+        // Then the test costs the list's length squared, and the rule is refused
+        assertTrue(m.estimate(rule).steps() >= 20_000L * 20_000, String.valueOf(m.estimate(rule).steps()));
+        assertTrue(m.problem(rule).contains("--max-rule-steps"), m.problem(rule));
+    }
+
+    @Test
     void theShippedRulesAreFarInsideTheDefaultBudgets() throws IOException {
         // Given every shipped DRL file, read with its pack's vocabulary, and its pack's reference data
         for (CompiledPack pack : live.packs().values()) {

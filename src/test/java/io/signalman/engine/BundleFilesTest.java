@@ -2,6 +2,8 @@ package io.signalman.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -13,6 +15,7 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The revision names one set of files: the attack of issue 38 (a README holding
@@ -22,6 +25,21 @@ import org.junit.jupiter.api.Test;
 class BundleFilesTest {
 
     private static final String RULE = "package signalman.signals.plugins;\n\nrule \"anything\"\nwhen\nthen\nend\n";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aReferenceFileOverTheSizeBoundIsRefusedBeforeItIsReadOrParsed() throws Exception {
+        // Given the shipped rules with an org chart grown past the bound (a 100 MB one ended check on OutOfMemoryError)
+        Path rules = io.signalman.TestBundles.copyOfRules(tmp);
+        java.nio.file.Files.write(rules.resolve("broker/org-chart.json"), new byte[(int) BundleFiles.MAX_FILE_BYTES + 1]);
+
+        // When the bundle is read, then it is refused naming the file and the bound
+        BundleException e = assertThrows(BundleException.class, () -> BundleFiles.read(rules));
+        assertEquals("broker/org-chart.json", e.errors().get(0).file());
+        assertTrue(e.errors().get(0).message().contains(String.valueOf(BundleFiles.MAX_FILE_BYTES)), e.errors().toString());
+    }
 
     @Test
     void aReadmeHoldingAFramedRuleFileAndTheRuleFileSplitOutOfItHaveDifferentRevisions() throws Exception {

@@ -84,6 +84,41 @@ class WatchdogTest {
     }
 
     @Test
+    void aConditionRunningOnPastTheDeadlineIsStoppedInsideIt() throws Exception {
+        // Given one constraint of twelve patterns of a hundred copies, none of which a run of "a" matches, so that
+        // each is tried to the end (seconds of matching, all inside one condition, where a halt is never seen),
+        // admitted by loosened rule budgets, and no CPU budget to speak of
+        Budgets.use(new Budgets(Long.MAX_VALUE, Long.MAX_VALUE, 65_536, 1L << 30, 600_000, 3, 120, Long.MAX_VALUE));
+        StringBuilder when = new StringBuilder("    Message( subtype matches \"(.*){100}z\"");
+        for (char c = 'y'; c > 'n'; c--) {
+            when.append(" || subtype matches \"(.*){100}").append(c).append("\"");
+        }
+        RuleBundle bundle = withRule("twelve patterns in one condition", when.append(" )").toString());
+
+        // When a request with a deadline of 50 ms decides a 60,000-character subtype
+        String subtype = "a".repeat(60_000);
+        EvaluationTooCostlyException e = assertThrows(EvaluationTooCostlyException.class, () -> Deadline.within(
+                System.nanoTime() + 50_000_000L, () -> Packs.BROKER.decide(bundle, message(subtype), false)));
+
+        // Then it was stopped once it ran on past the deadline (CPU time cannot outrun the deadline's wall time)
+        assertTrue(e.getMessage().contains("past the request's deadline"), e.getMessage());
+    }
+
+    @Test
+    void anExplainedPatternIsMatchedInLinearTime() throws Exception {
+        // Given forty ".*" in a row, which Java's backtracking matcher takes days over for a fourteen-character
+        // text, and RE2 reads in one pass
+        RuleBundle bundle = withRule("forty stars", "    Message( subtype matches \"" + ".*".repeat(40) + "Z\" )");
+
+        // When a message is decided with its explanation (which evaluates every rule's conditions itself)
+        Decision<?> d = Packs.BROKER.decide(bundle, message("trade.executed"), true);
+
+        // Then the explanation is there, and says the pattern did not match
+        assertEquals("trade messages go to VP Trading", d.decidedBy().name());
+        assertEquals(Evaluation.Status.NOT_MATCHED, d.evaluation().considered("forty stars").status());
+    }
+
+    @Test
     void anOrdinaryDecisionIsNeverStopped() throws Exception {
         // Given the shipped rules, warmed up, and the tightest decision budgets the flags allow
         RuleBundle bundle = TestBundles.compile(TestBundles.RULES);
