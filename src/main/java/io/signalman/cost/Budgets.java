@@ -28,7 +28,8 @@ public record Budgets(long maxCombinations, long maxSteps, long longestText, lon
 
     /**
      * The defaults. No shipped rule joins reference facts or uses {@code matches}: each forms one
-     * combination and the costliest takes 21 steps; a shipped decision takes microseconds. The
+     * combination, and the costliest (a published test on the subtype) is priced at the body limit,
+     * about 65,000 steps; a shipped decision takes microseconds. The
      * rule budgets leave room for a join of a message and three unpinned card patterns (26^3 =
      * 17,576), or a pattern of about 700 steps a character on the message; the decision budgets for
      * anything that does not run away.
