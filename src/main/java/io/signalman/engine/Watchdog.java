@@ -74,6 +74,8 @@ final class Watchdog {
         private boolean hasDeadline;
         private long evaluations; // the evaluating thread's own count
         private volatile String overBy;
+        /** Set once {@code Thread.stop} has returned: its ThreadDeath is pending on the thread from then on. */
+        private volatile boolean stopSent;
         // Read and written by the watchdog's thread only: the evaluation (its number times four) its baseline belongs to.
         private long seenGeneration = -1;
         private long baseBytes;
@@ -112,6 +114,7 @@ final class Watchdog {
         w.session = session;
         w.hasDeadline = deadline != null;
         w.overBy = null;
+        w.stopSent = false;
         w.deadlineNanos = deadline == null ? 0 : deadline;
         long base = ++w.evaluations * 4;
         w.set(base + FIRING);
@@ -154,6 +157,12 @@ final class Watchdog {
             }
             if (w.get() == base + STOPPING) {
                 awaitStop(w, base); // the ThreadDeath lands in there, or the JDK's fallback halts instead
+                if (w.compareAndSet(base + STOPPING, base + IDLE)) {
+                    // The rules' own code caught the ThreadDeath and went on (a platform method that cannot
+                    // be stopped); they have ended now, and their result is thrown away all the same.
+                    Thread.interrupted();
+                    return new EvaluationTooCostlyException(w.overBy);
+                }
             }
         }
     }
@@ -165,10 +174,16 @@ final class Watchdog {
      */
     private static void awaitStop(Watch w, long base) {
         while (w.get() == base + STOPPING) {
+            boolean sent = w.stopSent;
             try {
                 Thread.sleep(1);
             } catch (InterruptedException e) {
                 // Thread.stop interrupts a sleeping thread first; the ThreadDeath follows.
+            }
+            if (sent) {
+                // Sent before that sleep and not thrown on the way out of it: it was thrown earlier, and
+                // caught by the rules' own code. Waiting longer would wait for ever.
+                return;
             }
         }
     }
@@ -222,7 +237,10 @@ final class Watchdog {
             return;
         }
         String over = null;
-        if (halted && now - w.deadlineNanos > TimeUnit.MILLISECONDS.toNanos(Deadline.STUCK_AFTER_MS)) {
+        if (halted && now - w.deadlineNanos > TimeUnit.MILLISECONDS.toNanos(Deadline.STUCK_AFTER_MS)
+                && w.thread.getState() == Thread.State.RUNNABLE) {
+            // Only a thread still computing: one parked in a wait costs no CPU, and is the workers' to
+            // abandon and replace (http.Workers), as before.
             over = "its rules ran on more than " + Deadline.STUCK_AFTER_MS + " ms past the request's deadline (--deadline-ms), "
                     + "inside one condition, where a halt is never seen";
         } else if (bytes >= 0 && bytes - w.baseBytes > budgets.decisionBytes()) {
@@ -259,6 +277,7 @@ final class Watchdog {
     private static void stop(Watch w, long base) {
         try {
             w.thread.stop();
+            w.stopSent = true;
         } catch (UnsupportedOperationException e) {
             // JDK 20 and later: no stop. Halting acts between firings only; the cost model at check is the line that holds.
             LOG.warn("this JDK cannot stop a thread over its budget ({}); halting its session instead", w.overBy);
