@@ -116,7 +116,7 @@ class CostBoundsProperties {
         Budgets.use(Budgets.DEFAULT);
     }
 
-    @Property(tries = 14, shrinking = ShrinkingMode.OFF)
+    @Property(tries = 8, shrinking = ShrinkingMode.OFF)
     void aRuleNearTheBudgetsIsRefusedInBoundedTimeOrEvaluatedWithinItsBudget(@ForAll("underBudgets") Case c) {
         // Given a generated rule, and the budgets it is checked and decided by
         Budgets.use(c.budgets());

@@ -105,11 +105,15 @@ public final class AuditForger {
         }
     }
 
-    /** A fresh 32-byte key in {@code file} (outside any data directory), readable by its owner alone. */
+    /**
+     * A fresh key in {@code file} (outside any data directory), readable by its owner alone: 32 random
+     * bytes written as 64 hex digits, as {@code openssl rand -hex 32} writes one (raw random bytes end in
+     * a line feed one time in 256, and a key file's one final newline is not part of the key).
+     */
     public static Path keyFile(Path file) throws IOException {
         byte[] key = new byte[AuditKey.MIN_BYTES];
         new SecureRandom().nextBytes(key);
-        Files.write(file, key);
+        Files.writeString(file, java.util.HexFormat.of().formatHex(key) + "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         return file;
     }
