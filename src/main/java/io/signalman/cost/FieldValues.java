@@ -54,27 +54,24 @@ final class FieldValues {
      * reference data can make longer than any request body.
      */
     static long longestText(List<Object> facts) {
-        long longest = 0;
-        Map<Class<?>, java.util.Set<String>> fields = new HashMap<>();
-        for (Object f : facts) {
-            for (String field : fields.computeIfAbsent(f.getClass(), c -> Vocabulary.fields(c).keySet())) {
-                longest = Math.max(longest, textLength(value(f, field)));
-            }
-        }
-        return longest;
+        return most(facts, FieldValues::textLength);
     }
 
     /** The most elements any list or map field of {@code facts} holds. */
     static long longestList(List<Object> facts) {
-        long longest = 0;
+        return most(facts, v -> v instanceof java.util.Collection<?> c ? c.size() : v instanceof Map<?, ?> m ? m.size() : 0);
+    }
+
+    /** The largest {@code measure} of any field's value of any of {@code facts}. */
+    private static long most(List<Object> facts, java.util.function.ToLongFunction<Object> measure) {
+        long most = 0;
         Map<Class<?>, java.util.Set<String>> fields = new HashMap<>();
         for (Object f : facts) {
             for (String field : fields.computeIfAbsent(f.getClass(), c -> Vocabulary.fields(c).keySet())) {
-                Object v = value(f, field);
-                longest = Math.max(longest, v instanceof java.util.Collection<?> c ? c.size() : v instanceof Map<?, ?> m ? m.size() : 0);
+                most = Math.max(most, measure.applyAsLong(value(f, field)));
             }
         }
-        return longest;
+        return most;
     }
 
     private static long textLength(Object v) {
