@@ -159,8 +159,12 @@ final class FileTrialStore implements TrialStore {
         return new LinkedHashMap<>(figures.getOrDefault(id, Map.of()));
     }
 
-    /** Writes a trial's figures to its folder (every few seconds while it runs, and when it ends). */
-    void flush(String id) {
+    /**
+     * Writes a trial's figures to its folder (every few seconds while it runs, and when it ends).
+     * Synchronized as every other writer here: the tick's flush and an abort's flush once raced on
+     * the one temporary file, and the loser's rename failed the abort.
+     */
+    synchronized void flush(String id) {
         Map<String, ObjectNode> byNode = figures.get(id);
         if (byNode == null || !trials.containsKey(id)) {
             return;
