@@ -67,6 +67,9 @@ public final class Server implements AutoCloseable {
     private final LocalAnswers answers;
     /** A cluster member's state upkeep (null alone). */
     private final ClusterState clusterState;
+    /** The control plane (this data directory, or the cluster's) and, in a cluster, the rules folder's mirror of it. */
+    private final io.signalman.control.ControlStore control;
+    private final io.signalman.workbench.RulesMirror mirror;
     /** The data directory this server owns (its lock is released last, at close). */
     private final DataDir data;
     private final Storage storage;
@@ -80,8 +83,11 @@ public final class Server implements AutoCloseable {
     private Server(Vertx vertx, Engine engine, DecisionLog log, HttpApi http, BundleWatcher watcher, Guard guard,
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
                    ClusterState clusterState, DataDir data, Storage storage, Trials trials,
-                   io.signalman.people.People people) {
+                   io.signalman.people.People people, io.signalman.control.ControlStore control,
+                   io.signalman.workbench.RulesMirror mirror) {
         this.people = people;
+        this.control = control;
+        this.mirror = mirror;
         this.data = data;
         this.trials = trials;
         this.storage = storage;
@@ -156,6 +162,8 @@ public final class Server implements AutoCloseable {
         DataDir data = null;
         io.signalman.people.People people = null;
         Trials trials = null;
+        io.signalman.control.ControlStore control = null;
+        io.signalman.workbench.RulesMirror mirror = null;
         try {
             // First of all: one owner per data directory, and a directory that is whole.
             data = DataDir.open(config.data(), config.acceptDataLoss());
@@ -164,7 +172,9 @@ public final class Server implements AutoCloseable {
             log = new DecisionLog(config.decisionsDir(), config.fsync(), config.logQueue(), disk, storage, data.registry());
             io.signalman.people.OidcTokens oidc = config.people().oidc() == null ? null
                     : io.signalman.people.OidcTokens.create(vertx, config.people().oidc());
-            people = io.signalman.people.People.open(config.data(), writing, config.people(), config.adminToken(),
+            // The control plane: this data directory alone, or the cluster's (users, audit, drafts, activations).
+            control = cluster == null ? new io.signalman.control.LocalControl(config.data(), writing) : cluster.control();
+            people = io.signalman.people.People.open(control, config.data(), writing, config.people(), config.adminToken(),
                     workbench.adminTokenName(), workbench.readToken(), oidc, config.acceptDataLoss());
             if (config.people().auditKey() == null) {
                 LOG.warn("the audit log is not keyed (no --audit-key-file): it guards against accidents only; anyone who "
@@ -198,7 +208,15 @@ public final class Server implements AutoCloseable {
                     java.time.Clock.systemUTC(), io.signalman.engine.UnitPolicy.DEFAULT, compiledCache(config)), gate);
             loaded.set(engine);
             metrics.count(engine);
+            if (control.shared()) {
+                // In a cluster the folder mirrors the cluster's live revision: written before the first load.
+                mirror = new io.signalman.workbench.RulesMirror(control, config.rules());
+                mirror.sync();
+            }
             RuleBundle bundle = engine.load();
+            if (mirror != null) {
+                mirror.follow(engine);
+            }
             LOG.info("loaded rules {} ({} packs) from {}", bundle.revision(), bundle.packs().size(), config.rules());
             bundle.warnings().forEach(w -> LOG.warn("rules: {}", w));
             Decisions decisions = new Decisions(engine, log, stores, metrics::decided);
@@ -232,7 +250,7 @@ public final class Server implements AutoCloseable {
             }
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             io.signalman.workbench.Workbench bench = new io.signalman.workbench.Workbench(
-                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, writing, people);
+                    decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, control, people);
             // After the warm-up (its decisions are no trial's), before the first request.
             TrialOptions trialOptions = TrialOptions.defaults(config.limits().deadlineMs());
             trials = cluster == null
@@ -242,6 +260,9 @@ public final class Server implements AutoCloseable {
             TrialMetrics.register(metrics, trials);
             HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withPeople(people).withWorkbench(bench)
                     .withTrials(trials);
+            if (mirror != null) {
+                http.withClusterRules(mirror::unavailable, mirror::live);
+            }
             vertx.deployVerticle(http).await();
             metrics.gauge("signalman.connections.open", "connections open on the public listener", http::openConnections);
             vertx.deployVerticle(new EventBusApi(decisions, config, guard)).await();
@@ -261,10 +282,10 @@ public final class Server implements AutoCloseable {
                         cluster.nodes().size());
             }
             BundleWatcher watcher = new BundleWatcher(List.of(config.rules(), config.fixtures()), WATCH_MILLIS,
-                    BundleWatcher.reloading(engine));
+                    mirror != null ? mirror::handEdit : BundleWatcher.reloading(engine));
             engine.beforeEachLoad(watcher::reading);
             return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage,
-                    trials, people);
+                    trials, people, control, mirror);
         } catch (Exception e) {
             // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
@@ -290,6 +311,7 @@ public final class Server implements AutoCloseable {
             if (people != null) {
                 people.close();
             }
+            closeControl(control, mirror);
             if (data != null) {
                 data.close();
             }
@@ -397,8 +419,24 @@ public final class Server implements AutoCloseable {
             answers.close();
         }
         people.close();
+        closeControl(control, mirror);
         LOG.info("stopped; {} decisions written to {}", log.written(), log.directory());
         data.close();
+    }
+
+    private static void closeControl(io.signalman.control.ControlStore control, io.signalman.workbench.RulesMirror mirror) {
+        if (mirror != null) {
+            mirror.close();
+        }
+        if (control instanceof io.signalman.control.LocalControl l) {
+            l.close();
+        } else if (control instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing the control plane: {}", e.toString());
+            }
+        }
     }
 
     /**

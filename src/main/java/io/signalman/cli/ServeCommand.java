@@ -25,7 +25,7 @@ final class ServeCommand {
     /** The flags that take a value. */
     private static final Set<String> VALUED = Set.of("host", "port", "rules", "fixtures", "data", "admin-token", "fsync",
             "workers", "body-limit", "deadline-ms", "max-in-flight", "idempotency-window-s", "idempotency-keys", "admin-host",
-            "admin-port", "cluster-host", "cluster-port", "members", "state-retention", "state-idle-retention",
+            "admin-port", "cluster-host", "cluster-port", "members", "cluster-quorum", "state-retention", "state-idle-retention",
             "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
             "admin-token-name", "approvals", "token-hash-memory-kib", "token-hash-iterations", "auth-failures-per-minute",
             "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s",
@@ -54,7 +54,7 @@ final class ServeCommand {
     /** {@code --cluster} joins the members given (TCP/IP only), or null to serve alone. */
     private static ClusterConfig cluster(Args a) throws Args.UsageException {
         if (!a.has("cluster")) {
-            for (String f : new String[] {"cluster-host", "cluster-port", "members"}) {
+            for (String f : new String[] {"cluster-host", "cluster-port", "members", "cluster-quorum"}) {
                 if (a.get(f, null) != null) {
                     throw new Args.UsageException("--" + f + " needs --cluster");
                 }
@@ -63,7 +63,8 @@ final class ServeCommand {
         }
         try {
             return new ClusterConfig(a.get("cluster-host", ClusterConfig.DEFAULT_HOST),
-                    a.getInt("cluster-port", ClusterConfig.DEFAULT_PORT), ClusterConfig.parseMembers(a.get("members", "")));
+                    a.getInt("cluster-port", ClusterConfig.DEFAULT_PORT), ClusterConfig.parseMembers(a.get("members", "")),
+                    a.getInt("cluster-quorum", 0));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

@@ -34,6 +34,8 @@ public final class Cluster {
     /** The idempotency answers' map, and the memory it may use on each member before evicting the least recently used. */
     static final String ANSWERS = "signalman.idempotency";
     static final int ANSWERS_MAX_MB = 64;
+    /** The split-brain protection of the control plane's maps ({@code --cluster-quorum}). */
+    static final String QUORUM = "signalman-control-quorum";
 
     private final ClusterConfig config;
     private final HazelcastClusterManager manager;
@@ -74,6 +76,10 @@ public final class Cluster {
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER)
                 .setFactoryImplementation((com.hazelcast.map.MapStoreFactory<String, EntryLoader.MetadataAwareValue<Long>>) (name, props) ->
                         new PostgresEntryStore<>(database, name.substring(PREFIX.length()), PostgresEntryStore.Codec.longs(), true)));
+        hz.getMapConfig(HazelcastControl.MAPS + "*").setMapStoreConfig(new MapStoreConfig().setEnabled(true)
+                .setWriteDelaySeconds(0).setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER)
+                .setFactoryImplementation((com.hazelcast.map.MapStoreFactory<String, String>) (name, props) ->
+                        new PostgresMapStore(database, name.substring(PREFIX.length()))));
         hz.getMapConfig(ANSWERS).setMapStoreConfig(new MapStoreConfig().setEnabled(true).setWriteDelaySeconds(0)
                 .setImplementation(new PostgresEntryStore<>(database, ANSWERS.substring(PREFIX.length()),
                         PostgresEntryStore.Codec.bytes(HazelcastAnswers::answered), false)));
@@ -96,6 +102,11 @@ public final class Cluster {
     /** Cluster-wide stores with retention and the cap; usable once joined. */
     public ClusterState state(io.signalman.state.StateConfig state, java.util.List<io.signalman.state.StoreSpec<?>> specs) {
         return new ClusterState(hazelcast(), state, specs, database == null ? null : database::purgeExpired);
+    }
+
+    /** The cluster's control plane (activations, drafts, revisions, users, the audit log); usable once joined. */
+    public HazelcastControl control() {
+        return new HazelcastControl(hazelcast(), config.address());
     }
 
     /** Idempotency answers every node sees (a retry on any node gets the first answer); usable once joined. */
@@ -162,6 +173,15 @@ public final class Cluster {
         // One synchronous backup: an update is acknowledged only once two members hold it.
         config.addMapConfig(new MapConfig(STATE_MAPS + "*").setBackupCount(1).setAsyncBackupCount(0)
                 .setReadBackupData(false));
+        // The control plane: one synchronous backup, and with --cluster-quorum N, no change on a side of fewer than N.
+        MapConfig control = new MapConfig(HazelcastControl.MAPS + "*").setBackupCount(1).setAsyncBackupCount(0)
+                .setReadBackupData(false);
+        if (c.quorum() > 0) {
+            config.addSplitBrainProtectionConfig(new com.hazelcast.config.SplitBrainProtectionConfig(QUORUM, true, c.quorum())
+                    .setProtectOn(com.hazelcast.splitbrainprotection.SplitBrainProtectionOn.WRITE));
+            control.setSplitBrainProtectionName(QUORUM);
+        }
+        config.addMapConfig(control);
         MapConfig answers = new MapConfig(ANSWERS).setBackupCount(1).setAsyncBackupCount(0);
         answers.getEvictionConfig().setEvictionPolicy(EvictionPolicy.LRU).setMaxSizePolicy(MaxSizePolicy.USED_HEAP_SIZE)
                 .setSize(ANSWERS_MAX_MB);

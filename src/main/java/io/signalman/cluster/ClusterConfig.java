@@ -12,8 +12,14 @@ import java.util.Objects;
  * @param host    the interface cluster traffic binds to (and the address other members reach)
  * @param port    the Hazelcast member port (no auto-increment: the port given is the port used)
  * @param members the other members to contact, {@code host:port}; may include this node itself
+ * @param quorum  {@code --cluster-quorum}: the fewest members that may change the control plane
+ *                (activations, users, audit entries; Hazelcast's split-brain protection); 0 for none
  */
-public record ClusterConfig(String host, int port, List<String> members) {
+public record ClusterConfig(String host, int port, List<String> members, int quorum) {
+
+    public ClusterConfig(String host, int port, List<String> members) {
+        this(host, port, members, 0);
+    }
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 5701;
@@ -25,6 +31,9 @@ public record ClusterConfig(String host, int port, List<String> members) {
         }
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("--cluster-port must be 1 to 65535, not " + port);
+        }
+        if (quorum < 0 || quorum > 100) {
+            throw new IllegalArgumentException("--cluster-quorum must be 0 (none) to 100, not " + quorum);
         }
         members = List.copyOf(members);
         members.forEach(ClusterConfig::checkMember);
@@ -67,6 +76,6 @@ public record ClusterConfig(String host, int port, List<String> members) {
 
     @Override
     public String toString() {
-        return "cluster " + address() + " members " + members;
+        return "cluster " + address() + " members " + members + (quorum > 0 ? " quorum " + quorum : "");
     }
 }

@@ -53,7 +53,17 @@ public final class Engine {
      * bundle. Blocking: run on a worker thread. Loads are serialized (a watcher and an admin may
      * ask at once); on failure the previous bundle keeps serving and the refusal is kept.
      */
-    public synchronized RuleBundle load() throws BundleException {
+    public RuleBundle load() throws BundleException {
+        return load(b -> { });
+    }
+
+    /**
+     * {@link #load()}, with {@code commit} run once the bundle compiled and passed the gate, just
+     * before it is made active: an activation in a cluster makes the revision the cluster's there
+     * (a compare-and-set); when {@code commit} throws, nothing is made active and the exception
+     * goes to the caller as it is.
+     */
+    public synchronized RuleBundle load(java.util.function.Consumer<RuleBundle> commit) throws BundleException {
         String revision = null;
         reading.forEach(Runnable::run);
         try {
@@ -64,6 +74,7 @@ public final class Engine {
             if (!refused.isEmpty()) {
                 throw new GateRefused(refused);
             }
+            commit.accept(bundle);
             bundle.packs().values().forEach(CompiledPack::gatePassed);
             active.set(bundle);
             loads.incrementAndGet();

@@ -88,6 +88,9 @@ public record ApiError(int status, String code, String message, ObjectNode detai
         if (e instanceof NoBundleException) {
             return of(503, "not_ready", e.getMessage());
         }
+        if (e instanceof io.signalman.control.QuorumLost) {
+            return of(503, "quorum_lost", e.getMessage());
+        }
         if (e instanceof RunawayRulesException) {
             LOG.error("runaway rules: {}", e.getMessage());
             return of(503, "rules_runaway", e.getMessage());

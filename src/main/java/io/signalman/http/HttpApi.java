@@ -61,6 +61,12 @@ public final class HttpApi extends VerticleBase {
     private ApiModule trials;
     private final Metrics metrics;
     private final Readiness readiness;
+    /** In a cluster: the revision this member cannot build (null: none), and the cluster's live revision. */
+    private volatile java.util.function.Supplier<String> unavailable;
+    private volatile java.util.function.Supplier<String> clusterRevision;
+    /** What decides: a member that cannot build the cluster's revision answers these 503 revision_unavailable. */
+    private static final java.util.List<String> DECIDING = java.util.List.of("/v1/broker/", "/v1/dispatch", "/v1/fsm/instances", "/v1/handoff/",
+            "/v1/signals/");
     /** Open connections on the public listener, shown as {@code signalman_connections_open}. */
     private final java.util.concurrent.atomic.AtomicInteger openConnections = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -89,6 +95,23 @@ public final class HttpApi extends VerticleBase {
         return this;
     }
 
+    /**
+     * In a cluster, where the rules folder mirrors the cluster's revision: {@code unavailable} names
+     * the revision this member could not build (null when it serves the cluster's), and decisions
+     * are then answered 503 {@code revision_unavailable}, never on the old rules; {@code live} is
+     * the cluster's revision. {@code POST /v1/rules/reload} is refused: rules change through an
+     * activation, which every member loads.
+     */
+    public HttpApi withClusterRules(java.util.function.Supplier<String> unavailable, java.util.function.Supplier<String> live) {
+        this.unavailable = unavailable;
+        this.clusterRevision = live;
+        readiness.add("rules", () -> {
+            String u = unavailable.get();
+            return u == null ? null : "cannot build the cluster's revision " + u;
+        });
+        return this;
+    }
+
     /** Serves the live trials' endpoints (admin) too. */
     public HttpApi withTrials(io.signalman.trials.Trials t) {
         this.trials = new TrialsApi(t);
@@ -101,6 +124,7 @@ public final class HttpApi extends VerticleBase {
         authWorkers = vertx.createSharedWorkerExecutor(AUTH_POOL, 2);
         Router router = Router.router(vertx);
         router.route().handler(ctx -> ctx.put(Responses.METRICS, metrics).next());
+        router.route().handler(this::revisionAvailable);
         router.get("/health").handler(this::health);
         router.get("/openapi.yaml").handler(this::openapi);
         router.get("/metrics").handler(this::metrics);
@@ -282,6 +306,10 @@ public final class HttpApi extends VerticleBase {
         s.put("rules_revision", b == null ? null : b.revision());
         s.put("rules_loaded_at", b == null ? null : b.loadedAt().toString());
         s.put("in_flight", guard.inFlight());
+        if (unavailable != null) {
+            s.put("cluster_revision", clusterRevision.get());
+            s.put("revision_unavailable", unavailable.get());
+        }
         return s;
     }
 
@@ -329,7 +357,24 @@ public final class HttpApi extends VerticleBase {
      * Admin: compile, gate and swap now; 200 with the new revision, or 422 with every reason.
      * Outside the request guard: compiling may take longer than a decision's deadline.
      */
+    private void revisionAvailable(RoutingContext ctx) {
+        java.util.function.Supplier<String> u = unavailable;
+        String why = u == null || ctx.request().method() == io.vertx.core.http.HttpMethod.GET ? null : u.get();
+        if (why != null && DECIDING.stream().anyMatch(ctx.request().path()::startsWith)) {
+            Responses.error(ctx, ApiError.of(503, "revision_unavailable", "this member cannot build the cluster's rules "
+                    + "revision " + why + "; it decides nothing rather than decide on old rules: send to another member"));
+            return;
+        }
+        ctx.next();
+    }
+
     private void reload(RoutingContext ctx, Api api) {
+        if (clusterRevision != null) {
+            Responses.error(ctx, ApiError.of(409, "cluster_rules", "in a cluster the rules folder mirrors the cluster's revision "
+                    + clusterRevision.get() + ": rules change through the workbench (a draft, approved, then activated on any "
+                    + "node), which every member loads; a hand edit of a folder is put back"));
+            return;
+        }
         api.respondUnguarded(ctx, () -> {
             String before = decisions.engine().current().map(RuleBundle::revision).orElse(null);
             try {

@@ -59,9 +59,12 @@ public final class Approvals {
     private final Map<String, List<Verdict>> byDraft = new ConcurrentHashMap<>();
 
     /** Takes in an audit entry (every one, at start and as each is appended); only verdicts matter. */
+    /** The audit entries taken in, by seq: an entry told twice (at open and as it came) counts once. */
+    private final java.util.Set<Long> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     public void accept(JsonNode e) {
         String action = e.path("action").asText();
-        if (!APPROVED.equals(action) && !REJECTED.equals(action)) {
+        if (!APPROVED.equals(action) && !REJECTED.equals(action) || !seen.add(e.path("seq").asLong())) {
             return;
         }
         byDraft.computeIfAbsent(e.path("draft").asText(), k -> java.util.Collections.synchronizedList(new ArrayList<>()))

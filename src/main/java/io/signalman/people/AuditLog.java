@@ -1,5 +1,11 @@
 package io.signalman.people;
 
+import io.signalman.control.Journal;
+import io.signalman.control.RecordFiles;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.datadir.DataDirRefused;
@@ -60,6 +66,10 @@ public final class AuditLog {
     private final List<JsonNode> entries = new ArrayList<>();
     private String head;
     private RecordFile out;
+    /** The cluster's audit journal, or null: this node's files. */
+    private Journal shared;
+    /** Told of every entry, this node's and (in a cluster) every other member's, in order. */
+    private final List<Consumer<JsonNode>> listeners = new CopyOnWriteArrayList<>();
 
     private AuditLog(Path data, Writing writing, long rollBytes, AuditKey key) {
         this.data = data;
@@ -114,15 +124,90 @@ public final class AuditLog {
     }
 
     /**
+     * The cluster's audit log: one chain for every member, in {@code journal}. An append takes the
+     * next entry number by compare-and-set on the chain's head ({@link Journal#append}), so entries
+     * from every node form one sequence with no forks; each carries the HMAC under {@code key}
+     * (every member must be given the same key file). Entries other members append are read as
+     * they come and handed to the listeners. Blocking; at start.
+     */
+    public static AuditLog openShared(Path data, Journal journal, AuditKey key) {
+        AuditLog log = new AuditLog(data, Writing.plain(), ROLL_BYTES, key);
+        log.shared = journal;
+        log.catchUp();
+        journal.onAppend(log::catchUp);
+        if (key != null && (log.entries.isEmpty() || !log.entries.get(log.entries.size() - 1).has("key"))) {
+            log.append(START, "audit_keyed", Json.object().put("note", "entries from here on carry an HMAC-SHA256 under key "
+                    + key.id()));
+        }
+        return log;
+    }
+
+    /** Takes in the entries other members appended since the last look, checking each links to the one before. */
+    private void catchUp() {
+        List<JsonNode> fresh = new ArrayList<>();
+        synchronized (this) {
+            for (String s; (s = shared.get(entries.size() + 1)) != null; ) {
+                byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+                JsonNode e = RecordFiles.json(bytes);
+                String prev = e == null || e.path("prev").isNull() ? null : e.path("prev").asText(null);
+                if (e == null || !java.util.Objects.equals(prev, head)) {
+                    LOG.error("the cluster's audit log: entry {} does not link to the one before it; audit verify names the break",
+                            entries.size() + 1);
+                }
+                head = AuditSeal.link(bytes);
+                JsonNode held = e == null ? Json.object() : e;
+                entries.add(held);
+                fresh.add(held);
+            }
+        }
+        fresh.forEach(e -> listeners.forEach(l -> l.accept(e)));
+    }
+
+    /** {@code listener} is told of every entry from now on, in order: this node's and every other member's. */
+    public void onEntry(Consumer<JsonNode> listener) {
+        listeners.add(listener);
+    }
+
+    /** Whether this is the cluster's log. */
+    public boolean shared() {
+        return shared != null;
+    }
+
+    /**
      * Appends one entry: {@code seq}, {@code at}, {@code user}, {@code via} (how they proved who
      * they are), {@code action}, then {@code fields}, then {@code prev}. Sealed and forced before
      * it returns; returns the entry as written.
      *
      * @throws io.signalman.datadir.StorageUnavailable when the disk refuses it: nothing was recorded
      */
-    public synchronized JsonNode append(Principal who, String action, ObjectNode fields) {
+    public JsonNode append(Principal who, String action, ObjectNode fields) {
+        if (shared == null) {
+            JsonNode e = appendHere(who, action, fields);
+            listeners.forEach(l -> l.accept(e));
+            return e;
+        }
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            catchUp();
+            long seq;
+            byte[] bytes;
+            synchronized (this) {
+                seq = entries.size() + 1;
+                bytes = entry(seq, who, action, fields);
+            }
+            if (shared.append(seq, new String(bytes, StandardCharsets.UTF_8))) {
+                catchUp();
+                synchronized (this) {
+                    return entries.get((int) seq - 1);
+                }
+            }
+        }
+        throw new IllegalStateException("the cluster's audit log took no entry in 1000 attempts");
+    }
+
+    /** The entry {@code seq} as written: its fields, {@code prev} the head now, sealed with the key when there is one. */
+    private byte[] entry(long seq, Principal who, String action, ObjectNode fields) {
         ObjectNode e = Json.object();
-        e.put("seq", entries.size() + 1);
+        e.put("seq", seq);
         e.put("at", Instant.now().toString());
         e.put("user", who.name());
         e.put("via", who.how());
@@ -135,7 +220,11 @@ public final class AuditLog {
         if (key != null) {
             e.put("key", key.id());
         }
-        byte[] bytes = key == null ? Json.bytes(e) : AuditSeal.seal(Json.bytes(e), key);
+        return key == null ? Json.bytes(e) : AuditSeal.seal(Json.bytes(e), key);
+    }
+
+    private synchronized JsonNode appendHere(Principal who, String action, ObjectNode fields) {
+        byte[] bytes = entry(entries.size() + 1, who, action, fields);
         try {
             if (out != null && out.length() >= rollBytes) {
                 roll();
@@ -148,9 +237,7 @@ public final class AuditLog {
         }
         out.append(bytes, true);
         head = AuditSeal.link(bytes);
-        if (key != null) {
-            e.put("mac", head);
-        }
+        JsonNode e = RecordFiles.json(bytes);
         entries.add(e);
         try {
             recordHead();
@@ -206,7 +293,7 @@ public final class AuditLog {
         return head;
     }
 
-    /** Forces and closes the current file. */
+    /** Forces and closes the current file (the cluster's log stays). */
     public synchronized void close() {
         RecordFiles.close(out, file);
         out = null;

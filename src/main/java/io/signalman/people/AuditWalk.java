@@ -1,5 +1,7 @@
 package io.signalman.people;
 
+import io.signalman.control.RecordFiles;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.signalman.datadir.LineReader;
 import io.signalman.datadir.RecordLine;

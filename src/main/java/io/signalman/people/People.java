@@ -29,6 +29,12 @@ public final class People implements AutoCloseable {
         this.authenticator = authenticator;
         this.oidc = oidc;
         // Every entry the log holds verified when it was opened; with a key, only the keyed ones count as acts.
+        // From here on every entry is told as it is appended, on this node or (in a cluster) any other.
+        audit.onEntry(e -> {
+            if (audit.counts(e)) {
+                approvals.accept(e);
+            }
+        });
         audit.entries().stream().filter(audit::counts).forEach(approvals::accept);
     }
 
@@ -44,10 +50,23 @@ public final class People implements AutoCloseable {
      */
     public static People open(Path data, Writing writing, PeopleConfig config, String adminToken, String adminName,
                               String readToken, OidcTokens oidc, boolean acceptLoss) {
-        UserStore users = UserStore.open(data, writing, config.hashCost(), Set.of(adminName));
+        return open(new io.signalman.control.LocalControl(data, writing), data, writing, config, adminToken, adminName, readToken,
+                oidc, acceptLoss);
+    }
+
+    /**
+     * The same, through {@code control}: a single node's data directory, or the cluster's control
+     * plane, whose users and audit log every member shares (a user added on one node works on all).
+     */
+    public static People open(io.signalman.control.ControlStore control, Path data, Writing writing, PeopleConfig config,
+                              String adminToken, String adminName, String readToken, OidcTokens oidc, boolean acceptLoss) {
+        UserStore users = UserStore.open(control.journal(io.signalman.control.ControlStore.USERS), config.hashCost(),
+                Set.of(adminName));
         AuditLog audit;
         try {
-            audit = AuditLog.open(data, writing, config.auditRollBytes(), config.auditKey(), acceptLoss);
+            audit = control.shared() ? AuditLog.openShared(data, control.journal(io.signalman.control.ControlStore.AUDIT),
+                    config.auditKey())
+                    : AuditLog.open(data, writing, config.auditRollBytes(), config.auditKey(), acceptLoss);
         } catch (RuntimeException e) {
             users.close();
             throw e;
@@ -84,11 +103,7 @@ public final class People implements AutoCloseable {
 
     /** Records what {@code who} did in the audit log (forced before it returns); returns the entry as written. */
     public JsonNode record(Principal who, String action, ObjectNode fields) {
-        JsonNode e = audit.append(who, action, fields);
-        if (audit.counts(e)) {
-            approvals.accept(e);
-        }
-        return e;
+        return audit.append(who, action, fields);
     }
 
     /** Adds a user, recorded in the audit log. Blocking (a slow hash). */

@@ -1,8 +1,11 @@
 package io.signalman.people;
 
+import io.signalman.control.RecordFiles;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.datadir.RecordFile;
+import io.signalman.control.FileJournal;
+import io.signalman.control.Journal;
 import io.signalman.datadir.Writing;
 import io.signalman.json.Json;
 import java.io.IOException;
@@ -58,8 +61,7 @@ public final class UserStore {
         }
     }
 
-    private final Path file;
-    private final Writing writing;
+    private final Journal journal;
     private final HashCost cost;
     /** Names no user may take (or look like): the bootstrap admin's. */
     private final Set<String> reserved;
@@ -67,28 +69,43 @@ public final class UserStore {
     private volatile Map<String, User> byCredential = Map.of();
     /** Credential ids that were rotated away or removed: a token of one is "revoked" in the metrics. */
     private final Set<String> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private RecordFile out;
+    /** The journal's entries applied so far. */
+    private long applied;
 
-    private UserStore(Path file, Writing writing, HashCost cost, Set<String> reserved) {
-        this.file = file;
-        this.writing = writing;
+    private UserStore(Journal journal, HashCost cost, Set<String> reserved) {
+        this.journal = journal;
         this.cost = cost;
         this.reserved = reserved;
     }
 
-    /** Reads {@code <data>/users.jsonl} (none yet: no users). Blocking; at start, after the data directory is opened. */
+    /** Reads {@code <data>/users.jsonl} (none yet: no users): the CLI's store of a directory no server holds. Blocking. */
     public static UserStore open(Path data, Writing writing, HashCost cost, Set<String> reserved) {
-        UserStore s = new UserStore(data.resolve(FILE), writing, cost, reserved);
-        Map<String, User> users = new HashMap<>();
-        if (Files.isRegularFile(s.file)) {
-            try (var in = Files.newInputStream(s.file)) {
-                RecordFiles.lines(in, s.file.toString(), line -> s.apply(users, RecordFiles.json(line)));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + s.file + ": " + e.getMessage(), e);
-            }
-        }
-        s.publish(users);
+        return open(FileJournal.open(data.resolve(FILE), writing), cost, reserved);
+    }
+
+    /**
+     * The users of {@code journal}: a single node's file, or the cluster's journal, whose changes
+     * from any node take effect here as soon as they are appended (revocation included). Blocking.
+     */
+    public static UserStore open(Journal journal, HashCost cost, Set<String> reserved) {
+        UserStore s = new UserStore(journal, cost, reserved);
+        s.catchUp();
+        journal.onAppend(s::catchUp);
         return s;
+    }
+
+    /** Applies every entry appended since the last look, in order (anyone's: this node's or another member's). */
+    private synchronized void catchUp() {
+        Map<String, User> users = null;
+        for (String rec; (rec = journal.get(applied + 1)) != null; applied++) {
+            if (users == null) {
+                users = new HashMap<>(byName);
+            }
+            apply(users, RecordFiles.json(rec.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        if (users != null) {
+            publish(users);
+        }
     }
 
     private void apply(Map<String, User> users, JsonNode rec) {
@@ -174,21 +191,24 @@ public final class UserStore {
         if (roles.isEmpty()) {
             throw new PeopleRefused(400, "invalid_input", "a user needs at least one role", Json.object().put("field", "roles"));
         }
-        Set<String> taken = new HashSet<>(reserved);
-        taken.addAll(byName.keySet());
-        for (String t : taken) {
-            if (Names.sameIdentity(t, name)) {
-                throw new PeopleRefused(409, "user_exists", t.equals(name) ? "there is already a user \"" + name + "\""
-                        : "\"" + name + "\" looks like the existing user \"" + Names.shown(t) + "\" (the same letters to a reader): "
-                        + "choose a name nobody could mistake for it");
+        Runnable free = () -> {
+            Set<String> taken = new HashSet<>(reserved);
+            taken.addAll(byName.keySet());
+            for (String t : taken) {
+                if (Names.sameIdentity(t, name)) {
+                    throw new PeopleRefused(409, "user_exists", t.equals(name) ? "there is already a user \"" + name + "\""
+                            : "\"" + name + "\" looks like the existing user \"" + Names.shown(t) + "\" (the same letters to a "
+                            + "reader): choose a name nobody could mistake for it");
+                }
             }
-        }
+        };
+        free.run();
         Tokens.Parts token = Tokens.issue();
         ObjectNode rec = Json.object().put("op", "add").put("name", name);
         roles.forEach(r -> rec.withArray("roles").add(r.wire()));
         rec.put("credential", token.credentialId()).put("hash", TokenHash.hash(token.secret(), cost))
                 .put("at", Instant.now().toString()).put("by", by);
-        write(rec);
+        write(rec, free);
         return new Issued(byName.get(name), token.token());
     }
 
@@ -197,14 +217,16 @@ public final class UserStore {
         known(name);
         Tokens.Parts token = Tokens.issue();
         write(Json.object().put("op", "rotate").put("name", name).put("credential", token.credentialId())
-                .put("hash", TokenHash.hash(token.secret(), cost)).put("at", Instant.now().toString()).put("by", by));
+                .put("hash", TokenHash.hash(token.secret(), cost)).put("at", Instant.now().toString()).put("by", by),
+                () -> known(name));
         return new Issued(byName.get(name), token.token());
     }
 
     /** Removes {@code name}; their token stops working at once. 404 for an unknown user. */
     public synchronized User remove(String name, String by) {
         User u = known(name);
-        write(Json.object().put("op", "remove").put("name", name).put("at", Instant.now().toString()).put("by", by));
+        write(Json.object().put("op", "remove").put("name", name).put("at", Instant.now().toString()).put("by", by),
+                () -> known(name));
         return u;
     }
 
@@ -216,24 +238,31 @@ public final class UserStore {
         return u;
     }
 
-    /** Appends and forces one change, then applies it: a change the disk refused never takes effect. */
-    private void write(ObjectNode rec) {
-        try {
-            if (out == null) {
-                out = RecordFiles.open(file, writing);
+    /**
+     * Appends one change as the journal's next entry, then applies it: a change the store refused
+     * never takes effect. {@code stillValid} is asked again after catching up with a change another
+     * node appended first (a name taken meanwhile, a user removed meanwhile).
+     */
+    private void write(ObjectNode rec, Runnable stillValid) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            catchUp();
+            stillValid.run();
+            long seq;
+            synchronized (this) {
+                seq = applied + 1;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + file, e);
+            if (journal.append(seq, Json.write(rec))) {
+                catchUp();
+                return;
+            }
         }
-        out.append(Json.bytes(rec), true);
-        Map<String, User> users = new HashMap<>(byName);
-        apply(users, rec);
-        publish(users);
+        throw new PeopleRefused(503, "busy", "the users changed too often at once to record this change: try again");
     }
 
-    /** Forces and closes the file (a server's shutdown, the end of a CLI command). */
+    /** Forces and closes the file (a server's shutdown, the end of a CLI command); a cluster's journal stays. */
     public synchronized void close() {
-        RecordFiles.close(out, file);
-        out = null;
+        if (journal instanceof FileJournal f) {
+            f.close();
+        }
     }
 }

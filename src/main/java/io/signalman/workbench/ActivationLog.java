@@ -3,86 +3,87 @@ package io.signalman.workbench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.signalman.datadir.LineReader;
-import io.signalman.datadir.RecordFile;
-import io.signalman.datadir.RecordLine;
-import io.signalman.datadir.Writing;
+import io.signalman.control.FilesCodec;
+import io.signalman.control.Journal;
 import io.signalman.engine.BundleFiles;
 import io.signalman.json.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
- * The record of activations: {@code <data>/activations.jsonl}, one JSON object per activation
- * (who, when, the note, the diff, the impact summary, old and new revision), sealed with its
- * checksum, appended and forced to disk before the activation is answered ({@link RecordFile}). The revisions live before and after each activation
- * are kept in {@link Revisions}: what a rollback restores and a revert undoes.
+ * The record of activations, the control plane's activations {@link Journal}: one JSON object per
+ * activation (who, when, the note, the diff, the impact summary, old and new revision), sealed and
+ * forced before the activation is answered ({@code <data>/activations.jsonl} on one node, the
+ * cluster's map in a cluster). In a cluster its newest entry names the cluster's live revision, and
+ * an append is the compare-and-set that makes a revision live: it lands only on the revision it
+ * was made from ({@link #append(ObjectNode, String)}). The revisions live before and after each
+ * activation are kept in {@link Revisions}: what a rollback restores and a revert undoes.
  */
 final class ActivationLog {
 
-    private final Path file;
+    private final Journal journal;
     private final Revisions revisions;
-    private final Writing writing;
-    /** Opened at the first append (a torn tail was cut when the data directory was opened). */
-    private RecordFile out;
 
-    ActivationLog(Path data, Revisions revisions, Writing writing) {
-        this.file = data.resolve("activations.jsonl");
+    ActivationLog(Journal journal, Revisions revisions) {
+        this.journal = journal;
         this.revisions = revisions;
-        this.writing = writing;
     }
 
-    Path file() {
-        return file;
+    Journal journal() {
+        return journal;
     }
 
     /** Appends {@code rec} with the next sequence number, sealed and forced; returns it as written. */
-    synchronized ObjectNode append(ObjectNode rec) {
-        ObjectNode line = Json.object();
-        line.put("seq", history().size() + 1);
-        line.setAll(rec);
-        try {
-            if (out == null) {
-                Files.createDirectories(file.getParent());
-                if (!Files.exists(file)) {
-                    writing.registry().adding(file);
-                }
-                out = RecordFile.open(file, writing.disk(), writing.storage(), writing.legacy().test(file));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + file, e);
-        }
-        out.append(Json.bytes(line), true);
-        return line;
+    ObjectNode append(ObjectNode rec) {
+        return append(rec, null);
     }
 
-    /** Every activation, oldest first; a torn last line (a crash mid-append) is skipped. */
-    synchronized ArrayNode history() {
-        ArrayNode lines = Json.array();
-        if (!Files.isRegularFile(file)) {
-            return lines;
-        }
-        boolean legacy = writing.legacy().test(file);
-        try (LineReader r = new LineReader(Files.newInputStream(file))) {
-            while (r.next()) {
-                RecordLine.Check c = RecordLine.check(r.bytes(), 0, r.length());
-                if (!r.terminated() || c == RecordLine.Check.CORRUPT || c == RecordLine.Check.UNSEALED && !legacy) {
-                    continue;
-                }
-                JsonNode n = Json.MAPPER.readTree(r.bytes(), 0, r.length());
-                if (n != null && n.isObject()) {
-                    ((ObjectNode) n).remove(RecordLine.FIELD);
-                    lines.add(n);
-                }
+    /**
+     * Appends {@code rec} as the next activation, only while the newest one made {@code from} live
+     * (null: whatever is live; a single node, whose folder is the truth); returns it as written.
+     *
+     * @throws WorkbenchException 409 {@code draft_out_of_date} when another activation made another revision live first
+     */
+    synchronized ObjectNode append(ObjectNode rec, String from) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            long seq = journal.size() + 1;
+            String live = live(seq - 1);
+            if (from != null && live != null && !from.equals(live)) {
+                throw new WorkbenchException(409, "draft_out_of_date", "another activation made " + live + " live first (this "
+                        + "change was made from " + from + "): rebase the draft onto the live rules, so that no change is undone");
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            ObjectNode line = Json.object();
+            line.put("seq", seq);
+            line.setAll(rec);
+            if (journal.append(seq, Json.write(line))) {
+                return line;
+            }
+        }
+        throw new WorkbenchException(503, "busy", "the activations changed too often at once: try again");
+    }
+
+    /** The revision the newest activation made live, or null when there is none. */
+    String live() {
+        return live(journal.size());
+    }
+
+    private String live(long seq) {
+        String rec = seq < 1 ? null : journal.get(seq);
+        return rec == null ? null : FilesCodec.parse(rec).path("new_revision").asText(null);
+    }
+
+    /** Every activation, oldest first. */
+    ArrayNode history() {
+        ArrayNode lines = Json.array();
+        long n = journal.size();
+        for (long i = 1; i <= n; i++) {
+            String rec = journal.get(i);
+            JsonNode node = rec == null ? null : FilesCodec.parse(rec);
+            if (node != null && node.isObject()) {
+                ((ObjectNode) node).remove(io.signalman.datadir.RecordLine.FIELD);
+                lines.add(node);
+            }
         }
         return lines;
     }
-
     /** One activation by its sequence number; 404 when there is none. */
     ObjectNode bySeq(int seq) {
         for (JsonNode n : history()) {

@@ -1,5 +1,6 @@
 package io.signalman.workbench;
 
+import io.signalman.control.AtomicFiles;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.engine.BundleException;
@@ -43,14 +44,19 @@ final class Activations {
     private final Checks checks;
     private final ActivationLog log;
     private final People people;
+    /** Whether the activations are the cluster's: an activation is then a compare-and-set on the live revision. */
+    private final boolean shared;
+    private final String node;
 
-    Activations(Engine engine, Path fixtures, Checks checks, ActivationLog log, People people) {
+    Activations(Engine engine, Path fixtures, Checks checks, ActivationLog log, People people, boolean shared, String node) {
         this.engine = engine;
         this.rules = engine.rulesDir();
         this.fixtures = fixtures;
         this.checks = checks;
         this.log = log;
         this.people = people;
+        this.shared = shared;
+        this.node = node;
     }
 
     ActivationLog log() {
@@ -74,7 +80,8 @@ final class Activations {
                     + " error(s): the draft does not compile, nothing was activated", check.errors());
         }
         BundleFiles before = read(rules);
-        String oldRevision = engine.current().map(RuleBundle::revision).orElse(before.revision());
+        String oldRevision = shared && log.live() != null ? log.live()
+                : engine.current().map(RuleBundle::revision).orElse(before.revision());
         ReplayReport golden = replayGolden(check.bundle());
         if (golden.counts().changed() > 0 && !acceptGolden) {
             ObjectNode d = Json.object();
@@ -85,13 +92,38 @@ final class Activations {
         log.revisions().keep(before);
         Map<Path, byte[]> undo = new LinkedHashMap<>();
         ArrayNode diff = Json.array();
+        ObjectNode[] appended = new ObjectNode[1];
         RuleBundle loaded;
         try {
             if (golden.counts().changed() > 0) {
                 writeAccepted(check.bundle(), undo);
             }
             writeRules(before, candidate, undo, diff);
-            loaded = engine.load();
+            loaded = engine.load(bundle -> {
+                // Kept before it is named live: a member that reads the new entry finds the files.
+                log.revisions().keep(bundle.files());
+                ObjectNode rec = Json.object();
+                rec.put("kind", kind);
+                rec.put("source", source);
+                rec.put("who", who.name());
+                rec.put("who_via", who.how());
+                rec.put("at", Instant.now().toString());
+                rec.put("note", note.strip());
+                rec.put("old_revision", oldRevision);
+                rec.put("new_revision", bundle.revision());
+                rec.put("content_hash", candidate.revision());
+                if (shared) {
+                    rec.put("node", node);
+                }
+                if (about != null) {
+                    rec.setAll(about);
+                }
+                rec.set("diff", diff);
+                rec.set("impact", summary(golden));
+                // In a cluster, the compare-and-set that makes the revision the cluster's: it lands only on oldRevision.
+                appended[0] = log.append(rec, !shared ? null : about != null && about.hasNonNull("base_revision")
+                        ? about.get("base_revision").asText() : oldRevision);
+            });
         } catch (BundleException e) {
             // A refused load never replaced the active bundle: putting the files back is all there is to undo.
             restore(undo);
@@ -100,24 +132,12 @@ final class Activations {
         } catch (IOException e) {
             restore(undo);
             throw new UncheckedIOException("cannot write the rules folder", e);
+        } catch (RuntimeException e) {
+            // Another activation made another revision live first (409), or the quorum is lost: nothing changed here.
+            restore(undo);
+            throw e;
         }
-        log.revisions().keep(loaded.files());
-        ObjectNode rec = Json.object();
-        rec.put("kind", kind);
-        rec.put("source", source);
-        rec.put("who", who.name());
-        rec.put("who_via", who.how());
-        rec.put("at", Instant.now().toString());
-        rec.put("note", note.strip());
-        rec.put("old_revision", oldRevision);
-        rec.put("new_revision", loaded.revision());
-        rec.put("content_hash", candidate.revision());
-        if (about != null) {
-            rec.setAll(about);
-        }
-        rec.set("diff", diff);
-        rec.set("impact", summary(golden));
-        ObjectNode written = log.append(rec);
+        ObjectNode written = appended[0];
         ObjectNode entry = Json.object().put("activation", written.path("seq").asInt()).put("kind", kind).put("source", source)
                 .put("old_revision", oldRevision).put("new_revision", loaded.revision()).put("content_hash", candidate.revision());
         if (about != null) {

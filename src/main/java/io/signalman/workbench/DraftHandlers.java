@@ -184,7 +184,7 @@ final class DraftHandlers {
             ObjectNode meta = drafts.meta(id);
             BundleFiles files = drafts.files(id);
             Approvals.Standing standing = fourEyes.require(id, files.revision(), "be activated");
-            ObjectNode about = Json.object().put("draft", id);
+            ObjectNode about = Json.object().put("draft", id).put("base_revision", meta.path("base_revision").asText());
             DraftRecords.authors(meta).forEach(about.withArray("authors")::add);
             standing.approvals().forEach(a -> about.withArray("approvals").addObject().put("user", a.user())
                     .put("at", a.at()).put("note", a.note()).put("audit_seq", a.seq()));

@@ -1,84 +1,53 @@
 package io.signalman.workbench;
 
-import io.signalman.engine.BundleException;
+import io.signalman.control.RevisionStore;
 import io.signalman.engine.BundleFiles;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Copies of bundle revisions, by content hash, under {@code <data>/workbench/revisions/<hash>/}:
- * every revision that was live before or after an activation (what a rollback restores and a
- * revert undoes), and every revision a draft was made from (what a rebase diffs the draft
- * against). Content-addressed, so drafts made from one revision share one copy; written once,
- * into a temporary folder moved into place, so a copy is whole or absent.
+ * Copies of bundle revisions, by content hash, held by the control plane's {@link RevisionStore}:
+ * every revision that was live before or after an activation (what a rollback restores, a revert
+ * undoes and a member that joins loads), and every revision a draft was made from (what a rebase
+ * diffs the draft against). Content-addressed, so drafts made from one revision share one copy.
  */
 final class Revisions {
 
     private static final Pattern REVISION = Pattern.compile("sha256:[0-9a-f]{64}");
 
-    private final Path root;
+    private final RevisionStore store;
 
-    Revisions(Path data) {
-        this.root = data.resolve("workbench").resolve("revisions");
+    Revisions(RevisionStore store) {
+        this.store = store;
     }
 
-    /** Keeps a copy of {@code files} (once). Blocking file I/O. */
+    /** Keeps a copy of {@code files} (once). Blocking. */
     void keep(BundleFiles files) {
-        Path dir = dir(files.revision());
-        if (Files.isDirectory(dir)) {
-            return;
-        }
-        Path tmp = dir.resolveSibling("." + dir.getFileName() + ".tmp-" + Thread.currentThread().getId());
-        try {
-            for (String p : files.paths()) {
-                Path target = DraftPaths.resolve(tmp, p);
-                Files.createDirectories(target.getParent());
-                Files.write(target, files.bytes(p));
-            }
-            Files.createDirectories(tmp);
-            Files.move(tmp, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (java.nio.file.FileAlreadyExistsException e) {
-            // Another thread kept the same revision first: the content is the same.
-            deleteQuietly(tmp);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot keep a copy of revision " + files.revision(), e);
+        if (!store.has(files.revision())) {
+            store.keep(files.revision(), DraftHandlers.map(files));
         }
     }
 
     boolean has(String revision) {
-        return revision != null && REVISION.matcher(revision).matches() && Files.isDirectory(dir(revision));
+        return wellFormed(revision) && store.has(revision);
     }
 
     /** The files of a kept revision; 404 when there is no copy of it. */
     BundleFiles read(String revision) {
-        if (!has(revision)) {
+        Map<String, byte[]> files = wellFormed(revision) ? store.read(revision) : null;
+        if (files == null) {
             throw new WorkbenchException(404, "unknown_revision", "no copy of revision " + revision + " is kept here");
         }
-        try {
-            return BundleFiles.read(dir(revision));
-        } catch (BundleException e) {
-            throw WorkbenchException.located(500, "revision_unreadable", "the copy of " + revision + " cannot be read", e.errors());
+        BundleFiles b = BundleFiles.of(Path.of("revisions", revision.replace("sha256:", "")), files);
+        if (!b.revision().equals(revision)) {
+            throw new WorkbenchException(500, "revision_unreadable", "the copy of " + revision + " holds other content ("
+                    + b.revision() + "): it was changed");
         }
+        return b;
     }
 
     static boolean wellFormed(String revision) {
         return revision != null && REVISION.matcher(revision).matches();
-    }
-
-    private Path dir(String revision) {
-        return root.resolve(revision.replace("sha256:", ""));
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // a leftover temporary folder is hidden and never read
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.signalman.workbench;
 
+import io.signalman.control.AtomicFiles;
 import io.signalman.engine.BundleFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -64,19 +64,24 @@ public final class Workbench implements io.signalman.http.ApiModule {
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
+    /**
+     * The workbench over {@code control}: a single node's data directory, or the cluster's control
+     * plane (drafts, kept revisions and activations every member shares).
+     */
     public Workbench(Decisions decisions, Path fixtures, Path data, Path decisionLog, WorkbenchOptions options,
-                     io.signalman.datadir.Writing writing, People people) {
+                     io.signalman.control.ControlStore control, People people) {
         this.engine = decisions.engine();
         this.people = people;
         this.checks = new Checks(engine.newCompiler());
         this.decisions = decisions;
         this.options = options;
         this.fixtures = fixtures;
-        Revisions revisions = new Revisions(data);
-        this.drafts = new Drafts(data, revisions);
+        Revisions revisions = new Revisions(control.revisions());
+        this.drafts = new Drafts(control.drafts(), revisions);
         this.coverage = new Coverage(fixtures);
         this.impact = new Impact(coverage, decisionLog);
-        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(data, revisions, writing), people);
+        this.activations = new Activations(engine, fixtures, checks, new ActivationLog(control.journal(
+                io.signalman.control.ControlStore.ACTIVATIONS), revisions), people, control.shared(), control.node());
         FourEyes fourEyes = new FourEyes(people, drafts);
         this.stopped = new StoppedRevisions(data);
         this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks, stopped), activations, people, fourEyes);

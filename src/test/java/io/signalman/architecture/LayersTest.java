@@ -23,6 +23,7 @@ class LayersTest {
             List.of("cost"),
             List.of("json"),
             List.of("datadir"),
+            List.of("control"),
             List.of("people"),
             List.of("engine.tables", "engine.explain"),
             List.of("engine"),

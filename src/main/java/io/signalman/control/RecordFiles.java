@@ -1,4 +1,4 @@
-package io.signalman.people;
+package io.signalman.control;
 
 import io.signalman.datadir.LineReader;
 import io.signalman.datadir.RecordFile;
@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /** How people's files are opened and read: sealed records through the data directory. */
-final class RecordFiles {
+public final class RecordFiles {
 
     private RecordFiles() {
     }
@@ -22,7 +22,7 @@ final class RecordFiles {
      * manifest: a crash between the two leaves an empty file nobody listed, which the next start
      * removes (a file listed first and never created would be missing, and refused).
      */
-    static RecordFile open(Path file, Writing writing) throws IOException {
+    public static RecordFile open(Path file, Writing writing) throws IOException {
         if (!Files.exists(file)) {
             Files.createDirectories(file.toAbsolutePath().getParent());
             Files.createFile(file);
@@ -32,7 +32,7 @@ final class RecordFiles {
     }
 
     /** Forces and closes {@code out}, the open {@code file}, unless it is null (closed already). */
-    static void close(RecordFile out, Path file) {
+    public static void close(RecordFile out, Path file) {
         if (out != null) {
             try {
                 out.close();
@@ -43,7 +43,7 @@ final class RecordFiles {
     }
 
     /** One record's JSON, or null when it is not JSON (never the case for a sealed record of ours). */
-    static com.fasterxml.jackson.databind.JsonNode json(byte[] line) {
+    public static com.fasterxml.jackson.databind.JsonNode json(byte[] line) {
         try {
             return io.signalman.json.Json.MAPPER.readTree(line);
         } catch (IOException e) {
@@ -57,7 +57,7 @@ final class RecordFiles {
      * checksum does not match stops the reading: the data directory's check refuses such a file
      * at start, so a reader never acts on a damaged record.
      */
-    static void lines(InputStream in, String what, Consumer<byte[]> each) throws IOException {
+    public static void lines(InputStream in, String what, Consumer<byte[]> each) throws IOException {
         try (LineReader r = new LineReader(in)) {
             while (r.next()) {
                 if (!r.terminated()) {

@@ -1,4 +1,4 @@
-package io.signalman.workbench;
+package io.signalman.control;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -13,12 +13,12 @@ import java.nio.file.StandardOpenOption;
  * forced to disk, and are moved over the target in one atomic rename. The watcher ignores hidden
  * files, so the temporary file is never part of a bundle.
  */
-final class AtomicFiles {
+public final class AtomicFiles {
 
     private AtomicFiles() {
     }
 
-    static void write(Path target, byte[] bytes) throws IOException {
+    public static void write(Path target, byte[] bytes) throws IOException {
         Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid()
                 + "-" + Thread.currentThread().getId());
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
