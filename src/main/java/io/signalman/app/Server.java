@@ -67,6 +67,8 @@ public final class Server implements AutoCloseable {
     private final LocalAnswers answers;
     /** A cluster member's state upkeep (null alone). */
     private final ClusterState clusterState;
+    /** How long an activation's answer waits, at most, for every reachable member to serve its revision. */
+    static final long ACTIVATION_WAIT_MILLIS = 15_000;
     /** The control plane (this data directory, or the cluster's) and, in a cluster, the rules folder's mirror of it. */
     private final io.signalman.control.ControlStore control;
     private final io.signalman.workbench.RulesMirror mirror;
@@ -251,6 +253,10 @@ public final class Server implements AutoCloseable {
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             io.signalman.workbench.Workbench bench = new io.signalman.workbench.Workbench(
                     decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, control, people);
+            if (cluster != null) {
+                Vertx v = vertx;
+                bench.withMembers(revision -> view.awaitRevision(v, revision, ACTIVATION_WAIT_MILLIS));
+            }
             // After the warm-up (its decisions are no trial's), before the first request.
             TrialOptions trialOptions = TrialOptions.defaults(config.limits().deadlineMs());
             trials = cluster == null

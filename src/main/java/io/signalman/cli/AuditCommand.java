@@ -9,11 +9,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code signalman audit verify [--data DIR] [--audit-key-file FILE]}: proves the audit log's chain
+ * {@code signalman audit verify [--data DIR | --export FILE] [--audit-key-file FILE]}: proves the audit log's chain
  * unbroken, its keyed entries' MACs under the key, and the log as long as the manifest last
  * recorded it ({@link AuditVerify}), changing nothing, so it may run beside a server. Exit 0 when
  * it holds (the head, the newest entry's chain value, is printed to be kept elsewhere), 1 naming
- * each break, or saying that the log is keyed and the key was not given.
+ * each break, or saying that the log is keyed and the key was not given. {@code --export} checks
+ * a cluster's log as {@code GET /v1/audit?format=jsonl} gave it (the chain and MACs; an export
+ * has no manifest to compare its length with).
  */
 final class AuditCommand {
 
@@ -21,15 +23,16 @@ final class AuditCommand {
     }
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
-        Args a = new Args(argv, Set.of("data", AuditKeyOption.FLAG), Set.of(), env);
+        Args a = new Args(argv, Set.of("data", "export", AuditKeyOption.FLAG), Set.of(), env);
         if (a.positional().size() != 1 || !"verify".equals(a.positional().get(0))) {
             throw new Args.UsageException("audit takes verify");
         }
-        Path data = Path.of(a.get("data", "data"));
-        AuditKey key = AuditKeyOption.of(a, data);
+        String export = a.get("export", null);
+        Path data = Path.of(export != null ? export : a.get("data", "data"));
+        AuditKey key = AuditKeyOption.of(a, export != null ? Path.of(export).toAbsolutePath().getParent() : data);
         AuditVerify.Report report;
         try {
-            report = AuditVerify.check(data, key);
+            report = export != null ? AuditVerify.checkExport(data, key) : AuditVerify.check(data, key);
         } catch (IOException | RuntimeException e) {
             err.println("signalman audit verify: cannot read " + data + ": " + e.getMessage());
             return 2;

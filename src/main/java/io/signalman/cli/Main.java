@@ -47,7 +47,7 @@ public final class Main {
               users    add NAME --role ROLE[,ROLE] | list | remove NAME | rotate NAME   [--data data]
                        [--audit-key-file FILE]
                        (a data directory no server holds; a new token is printed alone on the last line)
-              audit    verify [--data data] [--audit-key-file FILE]
+              audit    verify [--data data | --export FILE] [--audit-key-file FILE]
                        (proves the audit log's chain, its MACs and its length unbroken; changes nothing)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 

@@ -95,6 +95,57 @@ public final class ClusterView {
         });
     }
 
+    /**
+     * Waits, at most {@code maxMillis}, until every reachable member serves {@code revision}; then
+     * lists each member ({@code node}, {@code http}, {@code revision}, {@code loaded_at},
+     * {@code serves}: whether it serves that revision; {@code revision_unavailable} when it cannot
+     * build it). Blocking: a worker thread. Alone, this node only.
+     */
+    public com.fasterxml.jackson.databind.node.ArrayNode awaitRevision(Vertx vertx, String revision, long maxMillis) {
+        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
+        ObjectNode view = null;
+        while (true) {
+            try {
+                view = describe(vertx).toCompletionStage().toCompletableFuture().get(ASK_MILLIS + 1_000,
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                // asked again below, until the deadline
+            }
+            boolean all = view != null;
+            if (view != null) {
+                for (JsonNode m : view.path("members")) {
+                    all &= !m.path("reachable").asBoolean() || revision.equals(m.path("rules_revision").asText(null))
+                            || m.hasNonNull("revision_unavailable");
+                }
+            }
+            if (all || System.nanoTime() > deadline) {
+                break;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        com.fasterxml.jackson.databind.node.ArrayNode out = Json.array();
+        if (view != null) {
+            for (JsonNode m : view.path("members")) {
+                ObjectNode o = out.addObject();
+                o.put("node", m.path("cluster_address").asText(m.path("node_id").asText()));
+                o.put("http", m.path("http").asText(null));
+                o.put("reachable", m.path("reachable").asBoolean());
+                o.put("revision", m.path("rules_revision").asText(null));
+                o.put("loaded_at", m.path("rules_loaded_at").asText(null));
+                o.put("serves", revision.equals(m.path("rules_revision").asText(null)));
+                if (m.hasNonNull("revision_unavailable")) {
+                    o.put("revision_unavailable", m.get("revision_unavailable").asText());
+                }
+            }
+        }
+        return out;
+    }
+
     private Future<ObjectNode> ask(Vertx vertx, String id) {
         if (id.equals(cluster.nodeId())) {
             return Future.succeededFuture(status().put("self", true).put("reachable", true));

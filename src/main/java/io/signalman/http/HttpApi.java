@@ -166,6 +166,7 @@ public final class HttpApi extends VerticleBase {
     private void adminRoutes(Router router, Api api) {
         router.post("/v1/rules/reload").handler(api.gate(io.signalman.people.Role.OPERATOR)).handler(ctx -> reload(ctx, api));
         UsersApi.routes(router, api);
+        AuditApi.routes(router, api);
         ApiModules.ALL.forEach(m -> m.adminRoutes(router, api));
         if (trials != null) {
             trials.adminRoutes(router, api);

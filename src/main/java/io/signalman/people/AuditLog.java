@@ -68,6 +68,8 @@ public final class AuditLog {
     private RecordFile out;
     /** The cluster's audit journal, or null: this node's files. */
     private Journal shared;
+    /** In a cluster, the member that writes an entry (its cluster address), recorded in it. */
+    private String node;
     /** Told of every entry, this node's and (in a cluster) every other member's, in order. */
     private final List<Consumer<JsonNode>> listeners = new CopyOnWriteArrayList<>();
 
@@ -130,9 +132,10 @@ public final class AuditLog {
      * (every member must be given the same key file). Entries other members append are read as
      * they come and handed to the listeners. Blocking; at start.
      */
-    public static AuditLog openShared(Path data, Journal journal, AuditKey key) {
+    public static AuditLog openShared(Path data, Journal journal, AuditKey key, String node) {
         AuditLog log = new AuditLog(data, Writing.plain(), ROLL_BYTES, key);
         log.shared = journal;
+        log.node = node;
         log.catchUp();
         journal.onAppend(log::catchUp);
         if (key != null && (log.entries.isEmpty() || !log.entries.get(log.entries.size() - 1).has("key"))) {
@@ -212,6 +215,9 @@ public final class AuditLog {
         e.put("user", who.name());
         e.put("via", who.how());
         e.put("action", action);
+        if (node != null) {
+            e.put("node", node);
+        }
         if (fields != null) {
             e.setAll(fields.deepCopy());
             e.remove(List.of("key", "mac"));

@@ -61,6 +61,23 @@ public final class AuditVerify {
         return check(data, key, m == null ? FileRegistry.NONE : m, e -> { });
     }
 
+    /**
+     * An export of a log ({@code GET /v1/audit?format=jsonl}, the cluster's one chain): its entries
+     * in one unbroken sequence, each linked to the one before, each keyed entry's MAC under {@code key}.
+     */
+    public static Report checkExport(Path file, AuditKey key) throws IOException {
+        AuditWalk w = new AuditWalk(file.getParent(), key, -1, e -> { });
+        w.exported(file);
+        if (w.keyProblem != null) {
+            w.problems.add(0, w.keyProblem);
+        }
+        if (w.keyedFrom == 0 && w.keyProblem == null) {
+            w.notes.add("the log is not keyed: its chain guards against accidents only (serve with --audit-key-file to key it)");
+        }
+        return new Report(List.copyOf(w.problems), List.copyOf(w.notes), w.count, w.head, w.keyedFrom, w.keyProblem,
+                w.firstBreak, w.verified, w.verifiedHead);
+    }
+
     /** The log against {@code cover}'s record of it; {@code verified} is given each entry before the first problem. */
     static Report check(Path data, AuditKey key, FileRegistry cover, Consumer<JsonNode> verified) throws IOException {
         LogHead recorded = cover.dataId() == null ? null : cover.head(LOG);

@@ -83,7 +83,25 @@ final class AuditWalk {
             problem(where, at + ": " + (c == RecordLine.Check.UNSEALED ? "carries no checksum"
                     : "does not match its checksum (damaged or edited)"));
         }
-        byte[] entry = RecordLine.unseal(r.bytes(), 0, r.length());
+        entry(where, at, RecordLine.unseal(r.bytes(), 0, r.length()));
+    }
+
+    /** Entries as exported ({@code GET /v1/audit?format=jsonl}: one entry a line, as written, without a checksum). */
+    void exported(Path file) throws IOException {
+        String name = file.getFileName().toString();
+        files = 1;
+        try (InputStream in = java.nio.file.Files.newInputStream(file); LineReader r = new LineReader(in)) {
+            while (r.next()) {
+                if (r.length() > 0) {
+                    entry(new AuditVerify.Break(name, r.number(), r.offset()), name + " line " + r.number(),
+                            java.util.Arrays.copyOf(r.bytes(), r.length()));
+                }
+            }
+        }
+    }
+
+    /** One entry: its place in the chain, its key and MAC. */
+    private void entry(AuditVerify.Break where, String at, byte[] entry) {
         JsonNode e = RecordFiles.json(entry);
         seq++;
         count++;

@@ -65,7 +65,7 @@ public final class People implements AutoCloseable {
         AuditLog audit;
         try {
             audit = control.shared() ? AuditLog.openShared(data, control.journal(io.signalman.control.ControlStore.AUDIT),
-                    config.auditKey())
+                    config.auditKey(), control.node())
                     : AuditLog.open(data, writing, config.auditRollBytes(), config.auditKey(), acceptLoss);
         } catch (RuntimeException e) {
             users.close();

@@ -61,6 +61,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private final People people;
     private final TrialHooks trialHooks;
     private final StoppedRevisions stopped;
+    private volatile java.util.function.Function<String, ArrayNode> members;
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
@@ -93,6 +94,26 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.trialHooks = new TrialHooks(engine, drafts, activations, fourEyes);
         decisions.tap(lastFired::record);
         decisions.breaches().onQuarantine(new Quarantine(engine, activations)::apply);
+    }
+
+    /**
+     * In a cluster: how an activation's answer lists the members serving its revision ({@code members}),
+     * waiting for them a bounded time. Alone, activations answer without the list.
+     */
+    public Workbench withMembers(java.util.function.Function<String, ArrayNode> members) {
+        this.members = members;
+        return this;
+    }
+
+    /** An activation's record, with the members that serve its revision when in a cluster. */
+    private ObjectNode withMembers(ObjectNode rec) {
+        java.util.function.Function<String, ArrayNode> m = members;
+        if (m != null && rec.hasNonNull("new_revision")) {
+            ObjectNode out = rec.deepCopy();
+            out.set("members", m.apply(rec.get("new_revision").asText()));
+            return out;
+        }
+        return rec;
     }
 
     /** Where a live trial takes its candidate from: the workbench's drafts. */
@@ -169,11 +190,11 @@ public final class Workbench implements io.signalman.http.ApiModule {
         router.post(API + "/drafts/:id/reject").handler(body).handler(access.write(Role.APPROVER)).handler(ctx -> work(ctx, workers,
                 200, () -> draftHandlers.verdict(ctx.pathParam("id"), bodyJson(ctx), who(ctx), false)));
         router.post(API + "/drafts/:id/activate").handler(body).handler(access.write(Role.OPERATOR)).handler(ctx -> work(ctx, workers,
-                200, () -> draftHandlers.activate(ctx.pathParam("id"), bodyJson(ctx), who(ctx))));
+                200, () -> withMembers(draftHandlers.activate(ctx.pathParam("id"), bodyJson(ctx), who(ctx)))));
         router.post(API + "/activations/:seq/revert").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx,
                 workers, 201, () -> draftHandlers.revert(ctx.pathParam("seq"), who(ctx))));
         router.post(API + "/rollback").handler(body).handler(access.write(Role.OPERATOR)).handler(ctx -> work(ctx, workers, 200,
-                () -> rollback(ctx)));
+                () -> withMembers(rollback(ctx))));
         router.route(API + "/*").handler(ctx -> Replies.error(ctx, 404, "not_found", "no such workbench endpoint: "
                 + ctx.request().method() + " " + ctx.request().path()));
 

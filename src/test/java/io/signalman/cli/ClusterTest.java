@@ -79,6 +79,7 @@ class ClusterTest {
     private final AtomicInteger connectionFailures = new AtomicInteger();
     private final AtomicInteger appliedUnanswered = new AtomicInteger();
     private final List<Path> rules = new ArrayList<>();
+    private final List<String[]> launchArgs = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @BeforeAll
@@ -92,9 +93,10 @@ class ClusterTest {
             Path own = dir.resolve("node" + i);
             Path copy = TestBundles.copyOfRules(own);
             rules.add(copy);
-            nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN), "--rules", copy.toString(),
-                    "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port", String.valueOf(clusterPorts.get(i)),
-                    "--members", String.join(",", members)));
+            String[] args = {"--rules", copy.toString(), "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port",
+                    String.valueOf(clusterPorts.get(i)), "--members", String.join(",", members)};
+            launchArgs.add(args);
+            nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN), args));
         }
         for (ServeProcess n : nodes) {
             n.awaitServing(Duration.ofSeconds(120));
@@ -389,31 +391,75 @@ class ClusterTest {
         }
     }
 
+    /** A: where a draft is made, C: where it is edited, both: where it is activated. Every member serves it within 5 s. */
     @Test
     @Order(40)
-    void aNodeWithChangedRulesIsFlagged() throws Exception {
-        Path drl = rules.get(1).resolve("broker/routing.drl");
-        Files.writeString(drl, Files.readString(drl) + "\n// an analyst's note: this node runs other rules\n");
-        HttpResponse<String> reload = http.send(HttpRequest.newBuilder(uri(nodes.get(1), "/v1/rules/reload"))
-                .header("authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.noBody())
-                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, reload.statusCode(), reload.body());
-        String changed = Json.parse(reload.body()).path("revision").asText();
-        for (ServeProcess n : nodes) {
-            JsonNode view = clusterView(n);
-            assertFalse(view.path("consistent").asBoolean(), view.toString());
-            assertNotEquals(changed, view.path("rules_revision").asText(), "two nodes agree, so theirs is the cluster's");
-            int flagged = 0;
-            for (JsonNode m : view.path("members")) {
-                boolean isNode1 = m.path("http").asText().equals("127.0.0.1:" + nodes.get(1).port());
-                assertEquals(isNode1, m.path("revision_differs").asBoolean(), view.toString());
-                if (isNode1) {
-                    assertEquals(changed, m.path("rules_revision").asText());
-                    flagged++;
-                }
-            }
-            assertEquals(1, flagged);
+    void aDraftMadeOnOneNodeOpensOnAnotherAndItsActivationIsServedByEveryNode() throws Exception {
+        String id = created(admin(nodes.get(0), "POST", "/workbench/api/drafts", null));
+        JsonNode onC = ok(admin(nodes.get(2), "GET", "/workbench/api/drafts/" + id, null));
+        assertEquals(id, onC.path("id").asText());
+        edit(nodes.get(2), id, "// made on node 0, edited on node 2\n");
+        String revision = activate(nodes.get(0), id, 200).path("new_revision").asText();
+        for (Path folder : rules) {
+            assertTrue(Files.readString(folder.resolve(ROUTING)).contains("// made on node 0, edited on node 2"),
+                    "every member's folder mirrors the cluster's revision: " + folder);
         }
+        HttpResponse<String> history = admin(nodes.get(1), "GET", "/workbench/api/activations", null);
+        assertTrue(history.body().contains(revision), "the activation history is the cluster's: " + history.body());
+    }
+
+    @Test
+    @Order(41)
+    void ofTwoActivationsRacingFromOneBaseOneWinsAndEveryNodeServesIt() throws Exception {
+        String a = created(admin(nodes.get(0), "POST", "/workbench/api/drafts", null));
+        String b = created(admin(nodes.get(1), "POST", "/workbench/api/drafts", null));
+        edit(nodes.get(0), a, "// racing draft a\n");
+        edit(nodes.get(1), b, "// racing draft b\n");
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            Future<HttpResponse<String>> fa = two.submit(() -> admin(nodes.get(0), "POST", "/workbench/api/drafts/" + a
+                    + "/activate", "{\"note\": \"race a\"}"));
+            Future<HttpResponse<String>> fb = two.submit(() -> admin(nodes.get(1), "POST", "/workbench/api/drafts/" + b
+                    + "/activate", "{\"note\": \"race b\"}"));
+            HttpResponse<String> ra = fa.get(90, TimeUnit.SECONDS);
+            HttpResponse<String> rb = fb.get(90, TimeUnit.SECONDS);
+            List<Integer> codes = new ArrayList<>(List.of(ra.statusCode(), rb.statusCode()));
+            codes.sort(null);
+            assertEquals(List.of(200, 409), codes, ra.body() + "\n" + rb.body());
+            HttpResponse<String> lost = ra.statusCode() == 409 ? ra : rb;
+            assertEquals("draft_out_of_date", Json.parse(lost.body()).path("error").asText(), lost.body());
+            String winner = Json.parse((ra.statusCode() == 200 ? ra : rb).body()).path("new_revision").asText();
+            awaitServed(winner, nodes);
+        } finally {
+            two.shutdownNow();
+        }
+    }
+
+    @Test
+    @Order(42)
+    void aUserAddedOnOneNodeWorksOnEveryNodeAndOnceRemovedIsRefusedEverywhere() throws Exception {
+        JsonNode added = Json.parse(expect(201, admin(nodes.get(0), "POST", "/v1/admin/users",
+                "{\"name\": \"dana\", \"roles\": [\"operator\"]}")).body());
+        String dana = added.path("token").asText();
+        Await.until(Duration.ofSeconds(2), "dana's token to work on node 2", () -> status(nodes.get(2), dana) == 200);
+        expect(201, admin(nodes.get(2), "POST", "/v1/admin/users", "{\"name\": \"eve\", \"roles\": [\"viewer\"]}"));
+        expect(200, admin(nodes.get(1), "DELETE", "/v1/admin/users/dana", null));
+        Await.until(Duration.ofSeconds(2), "dana's token to be refused on nodes 0 and 2",
+                () -> status(nodes.get(0), dana) == 403 && status(nodes.get(2), dana) == 403);
+    }
+
+    @Test
+    @Order(43)
+    void aHandEditOfOneFolderAndAReloadAreRefusedAndTheFolderIsPutBack() throws Exception {
+        HttpResponse<String> reload = admin(nodes.get(1), "POST", "/v1/rules/reload", null);
+        assertEquals(409, reload.statusCode(), reload.body());
+        assertEquals("cluster_rules", Json.parse(reload.body()).path("error").asText());
+        Path drl = rules.get(1).resolve(ROUTING);
+        String before = Files.readString(drl);
+        Files.writeString(drl, before + "\n// an analyst's note: this node runs other rules\n");
+        Await.until(Duration.ofSeconds(20), "the hand edit to be put back", () -> java.util.Objects.equals(readQuietly(drl), before));
+        assertTrue(nodes.get(1).output().contains("was changed by hand"), "the refusal says how rules change");
+        assertTrue(clusterView(nodes.get(0)).path("consistent").asBoolean());
     }
 
     /**
@@ -546,6 +592,125 @@ class ClusterTest {
             }
             return all;
         }));
+    }
+
+    /** With node 2 killed (above), an activation on node 1 goes through; node 2, restarted on its stale folder, serves it. */
+    @Test
+    @Order(55)
+    void aMemberBackFromTheDeadServesTheRevisionActivatedWhileItWasAway() throws Exception {
+        String id = created(admin(nodes.get(1), "POST", "/workbench/api/drafts", null));
+        edit(nodes.get(1), id, "// activated while node 2 was down\n");
+        String revision = activate(nodes.get(1), id, 200).path("new_revision").asText();
+        String stale = Files.readString(rules.get(2).resolve(ROUTING));
+        assertFalse(stale.contains("while node 2 was down"), "node 2's folder is stale");
+        ServeProcess back = ServeProcess.launch(dir.resolve("node2").resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN),
+                launchArgs.get(2));
+        nodes.set(2, back);
+        back.awaitServing(Duration.ofSeconds(120));
+        HttpResponse<String> ready = get(back, "/ready");
+        assertEquals(revision, Json.parse(ready.body()).path("rules_revision").asText(), ready.body());
+        assertTrue(Files.readString(rules.get(2).resolve(ROUTING)).contains("while node 2 was down"));
+    }
+
+    /** Every node's audit entries, in one chain that verifies. */
+    @Test
+    @Order(56)
+    void theAuditEntriesOfEveryNodeFormOneSequenceThatVerifies() throws Exception {
+        HttpResponse<String> lines = admin(nodes.get(2), "GET", "/v1/audit?format=jsonl&limit=1000", null);
+        assertEquals(200, lines.statusCode(), lines.body());
+        Path export = dir.resolve("audit-export.jsonl");
+        Files.writeString(export, lines.body());
+        Set<String> writers = new java.util.TreeSet<>();
+        long seq = 0;
+        for (String l : lines.body().split("\n")) {
+            JsonNode e = Json.parse(l);
+            assertEquals(++seq, e.path("seq").asLong(), l);
+            writers.add(e.path("node").asText());
+        }
+        assertEquals(Set.copyOf(members), writers, "entries from every node");
+        CliRunner.Result verified = CliRunner.run("audit", "verify", "--export", export.toString());
+        assertEquals(0, verified.code(), verified.out() + verified.err());
+        Files.writeString(export, lines.body().replaceFirst("dana", "dina"));
+        assertEquals(1, CliRunner.run("audit", "verify", "--export", export.toString()).code(), "a changed entry breaks it");
+    }
+
+    private static final String ROUTING = "broker/routing.drl";
+    private static final String RULE_HEAD = "rule \"";
+    /** What each activation took, from its request until every member served it (ms). */
+    private final List<Long> convergence = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private static String created(HttpResponse<String> r) throws Exception {
+        assertEquals(201, r.statusCode(), r.body());
+        return Json.parse(r.body()).path("id").asText();
+    }
+
+    private static JsonNode ok(HttpResponse<String> r) throws Exception {
+        assertEquals(200, r.statusCode(), r.body());
+        return Json.parse(r.body());
+    }
+
+    private static HttpResponse<String> expect(int status, HttpResponse<String> r) {
+        assertEquals(status, r.statusCode(), r.body());
+        return r;
+    }
+
+    /** Adds {@code line} after the first rule's head in the draft's routing file, through node {@code n}. */
+    private void edit(ServeProcess n, String id, String line) throws Exception {
+        JsonNode d = ok(admin(n, "GET", "/workbench/api/drafts/" + id, null));
+        String text = ok(admin(n, "GET", "/workbench/api/drafts/" + id + "/file?path=" + ROUTING, null)).path("text").asText();
+        int at = text.indexOf(RULE_HEAD);
+        int eol = text.indexOf('\n', at) + 1;
+        ok(admin(n, "PUT", "/workbench/api/drafts/" + id + "/file?path=" + ROUTING, Json.write(Json.object()
+                .put("text", text.substring(0, eol) + line + text.substring(eol)).put("version", d.path("version").asLong()))));
+    }
+
+    /** Activates through {@code n}; with 200, checks the answer's members and that every live member serves it within 5 s. */
+    private JsonNode activate(ServeProcess n, String id, int status) throws Exception {
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = admin(n, "POST", "/workbench/api/drafts/" + id + "/activate", "{\"note\": \"cluster test\"}");
+        assertEquals(status, r.statusCode(), r.body());
+        JsonNode rec = Json.parse(r.body());
+        String revision = rec.path("new_revision").asText();
+        for (JsonNode m : rec.path("members")) {
+            assertTrue(!m.path("reachable").asBoolean() || m.path("serves").asBoolean(), "the answer waits for the members: " + r.body());
+        }
+        assertTrue(rec.path("members").size() >= 2, r.body());
+        long answered = System.nanoTime();
+        awaitServed(revision, nodes.stream().filter(x -> x.process().isAlive()).toList());
+        long done = System.nanoTime();
+        assertTrue(done - answered < 5_000_000_000L, "every member serves within 5 s of the answer");
+        convergence.add((done - t0) / 1_000_000);
+        System.out.printf("cluster.activation_convergence_ms %d (answer %d ms, every member serving %d ms after it)%n",
+                (done - t0) / 1_000_000, (answered - t0) / 1_000_000, (done - answered) / 1_000_000);
+        return rec;
+    }
+
+    private void awaitServed(String revision, List<ServeProcess> which) {
+        Await.until(Duration.ofSeconds(5), "every member to serve " + revision, () -> which.stream().allMatch(n -> {
+            try {
+                return revision.equals(Json.parse(get(n, "/ready").body()).path("rules_revision").asText());
+            } catch (Exception e) {
+                return false;
+            }
+        }));
+    }
+
+    private static String readQuietly(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** What GET /v1/audit answers {@code token} on {@code n}. */
+    private int status(ServeProcess n, String token) {
+        try {
+            return http.send(HttpRequest.newBuilder(uri(n, "/v1/audit?limit=1")).header("authorization", "Bearer " + token)
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
     }
 
     /**
