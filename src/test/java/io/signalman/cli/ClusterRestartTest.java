@@ -2,6 +2,7 @@ package io.signalman.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.Await;
 import io.signalman.TestBundles;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A whole cluster restarts without losing state: two {@code serve --cluster} JVMs on
  * 127.0.0.1 whose state maps write through to a real PostgreSQL ({@code --state-jdbc}, schema by
  * Flyway); both are stopped, both are started again, and every instance and conversation is there,
- * and a request retried with its idempotency key gets its first answer.
+ * and a request retried with its idempotency key gets its first answer. The control plane too: every
+ * draft, activation, approval, user and audit entry made before is there after.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ClusterRestartTest {
@@ -43,6 +46,7 @@ class ClusterRestartTest {
             List<String> members = List.of("127.0.0.1:" + TestBundles.freePort(), "127.0.0.1:" + TestBundles.freePort());
             Map<String, String> before = new LinkedHashMap<>();
             HttpResponse<byte[]> first;
+            ControlPlaneBefore control;
             List<ServeProcess> nodes = start(pg, members);
             try {
                 // Given instances and conversations created and advanced through both nodes
@@ -68,6 +72,8 @@ class ClusterRestartTest {
                     }
                 }
                 before.put("/v1/fsm/instances/k1", send(nodes.get(0).port(), "GET", "/v1/fsm/instances/k1", null).body());
+                // ... and the control plane's records: users, an approved and activated draft, an approved open one
+                control = ControlPlaneBefore.make(nodes);
             } finally {
                 // When every node is stopped (all asked at once, as an operator's stop of the whole cluster does)
                 nodes.forEach(n -> n.process().destroy());
@@ -99,6 +105,7 @@ class ClusterRestartTest {
                         .statusCode());
                 assertEquals(409, send(nodes.get(0).port(), "POST", "/v1/fsm/instances/i1/actions", "{\"action\":\"abort\"}")
                         .statusCode());
+                control.checkAfter(nodes);
             } finally {
                 nodes.forEach(ServeProcess::close);
             }
@@ -109,7 +116,12 @@ class ClusterRestartTest {
         List<ServeProcess> nodes = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             Path own = dir.resolve("node" + i);
-            nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("PGUSER", "signalman"), "--cluster", "--cluster-host",
+            Path rules = own.resolve("rules");
+            if (!Files.isDirectory(rules)) {
+                TestBundles.copyOfRules(own);
+            }
+            nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("PGUSER", "signalman", "SIGNALMAN_ADMIN_TOKEN", ADMIN),
+                    "--rules", rules.toString(), "--approvals", "1", "--cluster", "--cluster-host",
                     "127.0.0.1", "--cluster-port", members.get(i).substring(members.get(i).indexOf(':') + 1), "--members",
                     String.join(",", members), "--state-jdbc", pg.jdbcUrl()));
         }
@@ -129,6 +141,76 @@ class ClusterRestartTest {
                     && parse(r.body()).path("safe").asBoolean();
         }));
         return nodes;
+    }
+
+    private static final String ADMIN = "restart-admin-token";
+
+    /** The control plane's records made before the whole cluster stopped, and what must hold of them after. */
+    private record ControlPlaneBefore(String ana, String activated, String open, String revision, java.util.List<String> audit,
+                                      String users) {
+
+        static ControlPlaneBefore make(List<ServeProcess> nodes) throws Exception {
+            int a = nodes.get(0).port();
+            int b = nodes.get(1).port();
+            String ana = token(a, "ana", "author");
+            String bo = token(b, "bo", "approver");
+            String activated = draft(a, ana, "// activated before the restart\n");
+            ok(as(b, "POST", "/workbench/api/drafts/" + activated + "/approve", "{\"note\": \"fine\"}", bo), 200);
+            String revision = ok(as(b, "POST", "/workbench/api/drafts/" + activated + "/activate", "{\"note\": \"before\"}",
+                    ADMIN), 200).path("new_revision").asText();
+            String open = draft(b, ana, "// open across the restart\n");
+            ok(as(a, "POST", "/workbench/api/drafts/" + open + "/approve", "{\"note\": \"also fine\"}", bo), 200);
+            java.util.List<String> audit = java.util.List.of(as(a, "GET", "/v1/audit?format=jsonl&limit=1000", null, ADMIN).body()
+                    .split("\n"));
+            return new ControlPlaneBefore(ana, activated, open, revision, audit, ok(as(b, "GET", "/v1/admin/users", null, ADMIN),
+                    200).path("users").toString());
+        }
+
+        void checkAfter(List<ServeProcess> nodes) throws Exception {
+            for (ServeProcess n : nodes) {
+                int p = n.port();
+                assertEquals(revision, parse(send(p, "GET", "/ready", null).body()).path("rules_revision").asText());
+                assertEquals("activated", ok(as(p, "GET", "/workbench/api/drafts/" + activated, null, ADMIN), 200).path("status")
+                        .asText());
+                com.fasterxml.jackson.databind.JsonNode stillOpen = ok(as(p, "GET", "/workbench/api/drafts/" + open, null, ADMIN), 200);
+                assertEquals(1, stillOpen.path("approvals").path("approvals").size(), stillOpen.toString());
+                assertTrue(as(p, "GET", "/workbench/api/activations", null, ADMIN).body().contains(revision));
+                assertEquals(users, ok(as(p, "GET", "/v1/admin/users", null, ADMIN), 200).path("users").toString());
+                assertEquals(201, as(p, "POST", "/workbench/api/drafts", null, ana).statusCode(), "ana's token still works");
+                String[] now = as(p, "GET", "/v1/audit?format=jsonl&limit=1000", null, ADMIN).body().split("\n");
+                assertTrue(now.length >= audit.size());
+                assertEquals(audit, java.util.List.of(now).subList(0, audit.size()), "every audit entry kept, in its place");
+            }
+        }
+
+        private static String token(int port, String name, String role) throws Exception {
+            return ok(as(port, "POST", "/v1/admin/users", "{\"name\": \"" + name + "\", \"roles\": [\"" + role + "\"]}", ADMIN),
+                    201).path("token").asText();
+        }
+
+        private static String draft(int port, String token, String line) throws Exception {
+            String id = ok(as(port, "POST", "/workbench/api/drafts", null, token), 201).path("id").asText();
+            long version = ok(as(port, "GET", "/workbench/api/drafts/" + id, null, token), 200).path("version").asLong();
+            String path = "broker/routing.drl";
+            String text = ok(as(port, "GET", "/workbench/api/drafts/" + id + "/file?path=" + path, null, token), 200).path("text")
+                    .asText();
+            ok(as(port, "PUT", "/workbench/api/drafts/" + id + "/file?path=" + path, Json.write(Json.object()
+                    .put("text", text + "\n" + line).put("version", version)), token), 200);
+            return id;
+        }
+
+        private static com.fasterxml.jackson.databind.JsonNode ok(HttpResponse<String> r, int status) throws Exception {
+            assertEquals(status, r.statusCode(), r.body());
+            return Json.parse(r.body());
+        }
+
+        private static HttpResponse<String> as(int port, String method, String path, String body, String token) {
+            HttpRequest.Builder r = ChildHttp.request(port, method, path, body, null);
+            if (token != null) {
+                r.header("authorization", "Bearer " + token);
+            }
+            return ChildHttp.send(HTTP, r, HttpResponse.BodyHandlers.ofString());
+        }
     }
 
     private static com.fasterxml.jackson.databind.JsonNode parse(String body) {
