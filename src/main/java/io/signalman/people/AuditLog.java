@@ -139,8 +139,13 @@ public final class AuditLog {
         log.catchUp();
         journal.onAppend(log::catchUp);
         if (key != null && (log.entries.isEmpty() || !log.entries.get(log.entries.size() - 1).has("key"))) {
-            log.append(START, "audit_keyed", Json.object().put("note", "entries from here on carry an HMAC-SHA256 under key "
-                    + key.id()));
+            try {
+                log.append(START, "audit_keyed", Json.object().put("note", "entries from here on carry an HMAC-SHA256 under key "
+                        + key.id()));
+            } catch (io.signalman.control.QuorumLost e) {
+                // Every entry this node appends is keyed anyway; the marker is written by the next start with a quorum.
+                LOG.warn("the cluster's audit log: no quorum to mark where keying began; entries from here on are keyed");
+            }
         }
         return log;
     }

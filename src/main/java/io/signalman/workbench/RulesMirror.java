@@ -15,7 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +40,7 @@ public final class RulesMirror {
     private final Path rules;
     private final ActivationLog log;
     private final Revisions revisions;
-    private final ExecutorService applying = Executors.newSingleThreadExecutor(r -> {
+    private final ScheduledExecutorService applying = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "signalman-rules-mirror");
         t.setDaemon(true);
         return t;
@@ -48,6 +49,7 @@ public final class RulesMirror {
     /** The revision this member could not build, and why; null when it serves the cluster's. */
     private volatile String unavailable;
     private volatile boolean writing;
+    private volatile boolean waitingForQuorum;
 
     public RulesMirror(ControlStore control, Path rules) {
         this.control = control;
@@ -64,7 +66,23 @@ public final class RulesMirror {
     public void sync() {
         String live = log.live();
         if (live == null) {
-            BundleFiles here = folder();
+            if (!seed()) {
+                return;
+            }
+            live = log.live();
+        }
+        write(live);
+    }
+
+    /**
+     * Seeds the cluster's rules from this member's folder, when no member did yet. True when
+     * another member seeded first (the caller then writes that revision into the folder); false
+     * when this member seeded, or cannot now (no quorum, {@code --cluster-quorum}: the folder then
+     * serves as it is, and the seed is tried again every few seconds).
+     */
+    private boolean seed() {
+        BundleFiles here = folder();
+        try {
             revisions.keep(here);
             ObjectNode seed = Json.object().put("seq", 1).put("kind", "seed").put("source", "the rules folder of " + control.node())
                     .put("who", "signalman").put("who_via", "start").put("at", Instant.now().toString())
@@ -73,18 +91,25 @@ public final class RulesMirror {
             if (log.journal().append(1, Json.write(seed))) {
                 LOG.info("rules: this is the cluster's first member; its folder {} seeds the cluster's rules, {}", rules,
                         here.revision());
-                return;
+                return false;
             }
-            live = log.live();
+            return true;
+        } catch (io.signalman.control.QuorumLost e) {
+            if (!waitingForQuorum) {
+                waitingForQuorum = true;
+                LOG.warn("rules: the cluster has no rules yet and fewer members than --cluster-quorum: serving this folder's {} "
+                        + "until the quorum is there to seed the cluster's", here.revision());
+            }
+            return false;
         }
-        write(live);
     }
 
     /** From now on, every revision the cluster makes live is loaded here (and once now, for one made live meanwhile). */
     public void follow(Engine engine) {
         this.engine = engine;
         log.journal().onAppend(() -> applying.execute(this::apply));
-        applying.execute(this::apply);
+        // Also every few seconds: a seed that waited for the quorum, an entry whose event was lost while members moved.
+        applying.scheduleWithFixedDelay(this::apply, 0, 3, TimeUnit.SECONDS);
     }
 
     /** The revision this member could not build and why, or null when it serves the cluster's revision. */
@@ -130,8 +155,19 @@ public final class RulesMirror {
     }
 
     private void apply() {
+        try {
+            applyNow();
+        } catch (RuntimeException x) {
+            LOG.warn("rules: cannot follow the cluster's revision now: {}", x.toString());
+        }
+    }
+
+    private void applyNow() {
         Engine e = engine;
         String live = log.live();
+        if (live == null && e != null && seed()) {
+            live = log.live();
+        }
         if (e == null || live == null) {
             return;
         }

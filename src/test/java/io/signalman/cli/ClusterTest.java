@@ -94,7 +94,7 @@ class ClusterTest {
             Path copy = TestBundles.copyOfRules(own);
             rules.add(copy);
             String[] args = {"--rules", copy.toString(), "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port",
-                    String.valueOf(clusterPorts.get(i)), "--members", String.join(",", members)};
+                    String.valueOf(clusterPorts.get(i)), "--members", String.join(",", members), "--cluster-quorum", "2"};
             launchArgs.add(args);
             nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN), args));
         }
@@ -603,13 +603,56 @@ class ClusterTest {
         String revision = activate(nodes.get(1), id, 200).path("new_revision").asText();
         String stale = Files.readString(rules.get(2).resolve(ROUTING));
         assertFalse(stale.contains("while node 2 was down"), "node 2's folder is stale");
+        // Back with a tighter budget than the others', so that it cannot build the revision @Order(57) makes.
+        List<String> args = new ArrayList<>(List.of(launchArgs.get(2)));
+        args.addAll(List.of("--max-rule-combinations", "1"));
         ServeProcess back = ServeProcess.launch(dir.resolve("node2").resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN),
-                launchArgs.get(2));
+                args.toArray(String[]::new));
         nodes.set(2, back);
         back.awaitServing(Duration.ofSeconds(120));
         HttpResponse<String> ready = get(back, "/ready");
         assertEquals(revision, Json.parse(ready.body()).path("rules_revision").asText(), ready.body());
         assertTrue(Files.readString(rules.get(2).resolve(ROUTING)).contains("while node 2 was down"));
+    }
+
+    /**
+     * A member that cannot build the new revision (node 2's budget is tighter) is named in the
+     * answer and on /v1/cluster, and decides nothing rather than decide on old rules; a rollback
+     * through another node brings it back.
+     */
+    @Test
+    @Order(57)
+    void aMemberThatCannotBuildTheRevisionSaysSoAndStopsDecidingUntilARollback() throws Exception {
+        String before = Json.parse(get(nodes.get(0), "/ready").body()).path("rules_revision").asText();
+        String id = created(admin(nodes.get(0), "POST", "/workbench/api/drafts", null));
+        long version = ok(admin(nodes.get(0), "GET", "/workbench/api/drafts/" + id, null)).path("version").asLong();
+        ok(admin(nodes.get(0), "PUT", "/workbench/api/drafts/" + id + "/file?path=broker/two-cards.drl", Json.write(Json.object()
+                .put("text", TestBundles.brokerRule("two cards at once", 1, "    Message( subtype == \"two.cards\" )\n"
+                        + "    AgentCard()\n    AgentCard()\n")).put("version", version))));
+        HttpResponse<String> r = admin(nodes.get(0), "POST", "/workbench/api/drafts/" + id + "/activate", "{\"note\": \"two cards\"}");
+        JsonNode rec = ok(r);
+        String revision = rec.path("new_revision").asText();
+        String node2 = members.get(2);
+        JsonNode named = null;
+        for (JsonNode m : rec.path("members")) {
+            if (m.path("node").asText().equals(node2)) {
+                named = m;
+            }
+        }
+        assertTrue(named != null && !named.path("serves").asBoolean() && named.hasNonNull("revision_unavailable"), r.body());
+        awaitServed(revision, List.of(nodes.get(0), nodes.get(1)));
+        String route = TRADE;
+        HttpResponse<String> refused = post(nodes.get(2), "/v1/broker/route", route);
+        assertEquals(503, refused.statusCode(), refused.body());
+        assertEquals("revision_unavailable", Json.parse(refused.body()).path("error").asText());
+        assertEquals(200, post(nodes.get(0), "/v1/broker/route", route).statusCode());
+        assertTrue(clusterView(nodes.get(1)).toString().contains("revision_unavailable"), "named on /v1/cluster");
+        // When an operator rolls back through node 1
+        ok(admin(nodes.get(1), "POST", "/workbench/api/rollback", Json.write(Json.object().put("revision", before)
+                .put("note", "node 2 cannot build two cards"))));
+        // Then every member, node 2 included, serves the earlier revision and decides again
+        awaitServed(before, nodes);
+        assertEquals(200, post(nodes.get(2), "/v1/broker/route", route).statusCode());
     }
 
     /** Every node's audit entries, in one chain that verifies. */
@@ -634,7 +677,38 @@ class ClusterTest {
         assertEquals(1, CliRunner.run("audit", "verify", "--export", export.toString()).code(), "a changed entry breaks it");
     }
 
+    /**
+     * The other two members leave (SIGTERM): node 0 alone is below --cluster-quorum 2. It refuses
+     * changes to the control plane (503 quorum_lost) and keeps deciding on its last revision.
+     */
+    @Test
+    @Order(70)
+    void aMemberBelowTheQuorumRefusesChangesAndKeepsDeciding() throws Exception {
+        for (ServeProcess n : List.of(nodes.get(1), nodes.get(2))) {
+            n.process().destroy();
+            n.waitFor(Duration.ofSeconds(60));
+        }
+        ServeProcess alone = nodes.get(0);
+        Await.until(Duration.ofSeconds(30), "node 0 to be alone", () -> {
+            JsonNode c = clusterView(alone);
+            return c != null && c.path("members").size() == 1;
+        });
+        Await.until(Duration.ofSeconds(10), "node 0 to refuse a user change for want of a quorum", () -> {
+            try {
+                HttpResponse<String> r = admin(alone, "POST", "/v1/admin/users", "{\"name\": \"finn\", \"roles\": [\"viewer\"]}");
+                return r.statusCode() == 503 && r.body().contains("quorum_lost");
+            } catch (IOException | InterruptedException e) {
+                return false;
+            }
+        });
+        HttpResponse<String> draft = admin(alone, "POST", "/workbench/api/drafts", null);
+        assertEquals(503, draft.statusCode(), draft.body());
+        assertEquals("quorum_lost", Json.parse(draft.body()).path("error").asText());
+        assertEquals(200, post(alone, "/v1/broker/route", TRADE).statusCode());
+    }
+
     private static final String ROUTING = "broker/routing.drl";
+    private static final String TRADE = "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"normal\"}, \"type\": \"event\", \"subtype\": \"trade.executed\", \"payload\": {\"qty\": 3}}";
     private static final String RULE_HEAD = "rule \"";
     /** What each activation took, from its request until every member served it (ms). */
     private final List<Long> convergence = new java.util.concurrent.CopyOnWriteArrayList<>();
