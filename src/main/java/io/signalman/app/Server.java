@@ -256,6 +256,7 @@ public final class Server implements AutoCloseable {
             if (cluster != null) {
                 Vertx v = vertx;
                 bench.withMembers(revision -> view.awaitRevision(v, revision, ACTIVATION_WAIT_MILLIS));
+                bench.withPeers(new io.signalman.cluster.Peers(cluster, vertx), config.decisionsDir());
             }
             // After the warm-up (its decisions are no trial's), before the first request.
             TrialOptions trialOptions = TrialOptions.defaults(config.limits().deadlineMs());

@@ -15,7 +15,8 @@ public final class Main {
                        [--idempotency-keys 100000] [--idle-timeout 60] [--request-timeout 30]
                        [--max-connections 10000]
                        [--body-limit BYTES] [--admin-port P [--admin-host 127.0.0.1]]
-                       [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]]
+                       [--cluster [--cluster-host 127.0.0.1] [--cluster-port 5701] [--members host:port,...]
+                        [--cluster-quorum N (fewer members than N change no rules, users or audit entries; 0: none)]]
                        [--state-retention 7d] [--state-idle-retention 30d] [--state-max-entries 1000000]
                        [--state-jdbc jdbc:postgresql://HOST:PORT/DB (with --cluster; user and password from
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
@@ -48,7 +49,8 @@ public final class Main {
                        [--audit-key-file FILE]
                        (a data directory no server holds; a new token is printed alone on the last line)
               audit    verify [--data data | --export FILE] [--audit-key-file FILE]
-                       (proves the audit log's chain, its MACs and its length unbroken; changes nothing)
+                       (proves the audit log's chain and MACs unbroken, and --data's log as long as its manifest
+                        records; --export FILE: a log as GET /v1/audit?format=jsonl gave it; changes nothing)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {

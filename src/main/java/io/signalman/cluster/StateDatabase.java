@@ -52,6 +52,26 @@ public final class StateDatabase {
         return this;
     }
 
+    /**
+     * The cluster's audit log as its table holds it ({@code control.audit}), oldest first: one
+     * entry a line, as written, for {@code signalman audit verify --state-jdbc} to prove.
+     */
+    public java.util.List<String> auditEntries() {
+        return with(c -> {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            try (java.sql.PreparedStatement ps = c.prepareStatement(
+                    "SELECT value FROM signalman_state WHERE store = ? ORDER BY id")) {
+                ps.setString(1, HazelcastControl.MAPS.substring(Cluster.PREFIX.length()) + "audit");
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
     /** Runs {@code work} on a pooled connection (autocommit: each statement is its own transaction). */
     <T> T with(Work<T> work) {
         Connection c = idle.poll();
@@ -141,7 +161,9 @@ public final class StateDatabase {
     /** Every row as a {@code StateLine} ({@code signalman state export --state-jdbc}). */
     public void export(Consumer<ObjectNode> out) {
         with(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT store, id, value, changed_at FROM signalman_state ORDER BY store, id");
+            // Pack state only: the control plane's rows (control.*) are the cluster's records, backed up with the database.
+            try (PreparedStatement ps = c.prepareStatement("SELECT store, id, value, changed_at FROM signalman_state"
+                    + " WHERE store NOT LIKE 'control.%' ORDER BY store, id");
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     JsonNode stored = Json.parse(rs.getString(3));

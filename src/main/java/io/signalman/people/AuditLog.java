@@ -70,6 +70,8 @@ public final class AuditLog {
     private Journal shared;
     /** In a cluster, the member that writes an entry (its cluster address), recorded in it. */
     private String node;
+    /** Entries of the cluster's log that did not prove (link, key, MAC) when read: never counted as acts. */
+    private final java.util.Set<Long> forged = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Told of every entry, this node's and (in a cluster) every other member's, in order. */
     private final List<Consumer<JsonNode>> listeners = new CopyOnWriteArrayList<>();
 
@@ -158,9 +160,14 @@ public final class AuditLog {
                 byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
                 JsonNode e = RecordFiles.json(bytes);
                 String prev = e == null || e.path("prev").isNull() ? null : e.path("prev").asText(null);
-                if (e == null || !java.util.Objects.equals(prev, head)) {
-                    LOG.error("the cluster's audit log: entry {} does not link to the one before it; audit verify names the break",
-                            entries.size() + 1);
+                String problem = e == null ? "is not JSON" : !java.util.Objects.equals(prev, head) ? "does not link to the one before it"
+                        : key == null ? null : !key.id().equals(e.path("key").asText(null)) ? "is not keyed with this member's key"
+                        : !key.mac(AuditSeal.body(bytes)).equals(AuditSeal.mac(bytes)) ? "carries a MAC that does not match" : null;
+                if (problem != null) {
+                    // Kept in its place (the chain is one sequence), but never counted as anyone's act.
+                    forged.add((long) entries.size() + 1);
+                    LOG.error("the cluster's audit log: entry {} {}: it counts as no one's act (no approval); audit verify names "
+                            + "the break", entries.size() + 1, problem);
                 }
                 head = AuditSeal.link(bytes);
                 JsonNode held = e == null ? Json.object() : e;
@@ -267,7 +274,7 @@ public final class AuditLog {
      * record removed with it) would verify with forged unkeyed entries in it.
      */
     public boolean counts(JsonNode e) {
-        return key == null || e.has("key");
+        return (key == null || e.has("key")) && !forged.contains(e.path("seq").asLong());
     }
 
     /**

@@ -48,7 +48,8 @@ final class ActivationLog {
             String live = live(seq - 1);
             if (from != null && live != null && !from.equals(live)) {
                 throw new WorkbenchException(409, "draft_out_of_date", "another activation made " + live + " live first (this "
-                        + "change was made from " + from + "): rebase the draft onto the live rules, so that no change is undone");
+                        + "change was made from " + from + "): look at the live rules again (rebase a draft onto them), so that "
+                        + "no change is undone");
             }
             ObjectNode line = Json.object();
             line.put("seq", seq);

@@ -68,6 +68,7 @@ final class Impact implements AutoCloseable {
     });
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final AtomicInteger sequence = new AtomicInteger();
+    private volatile ClusterTraffic traffic;
 
     Impact(Coverage coverage, Path decisions) {
         this.coverage = coverage;
@@ -89,8 +90,28 @@ final class Impact implements AutoCloseable {
                 out.set("golden_history", run(job, "golden history", live, draft, Archive.read(List.of(coverage.fixtures())),
                         Selection.ALL));
                 if (withLog) {
-                    Archive log = Files.isDirectory(decisions) ? Archive.read(List.of(decisions)) : new Archive(List.of());
-                    ObjectNode l = run(job, "decision log", live, draft, log, window);
+                    ClusterTraffic t = traffic;
+                    Path fetched = t == null ? null : Files.createTempDirectory("signalman-impact-");
+                    ObjectNode l;
+                    try {
+                        List<Path> paths = new java.util.ArrayList<>();
+                        if (Files.isDirectory(decisions)) {
+                            paths.add(decisions);
+                        }
+                        ClusterTraffic.Fetched others = t == null ? null : t.fetch(fetched);
+                        if (others != null) {
+                            paths.addAll(others.files());
+                        }
+                        Archive log = paths.isEmpty() ? new Archive(List.of()) : Archive.read(paths);
+                        l = run(job, "decision log", live, draft, log, window);
+                        if (others != null) {
+                            l.set("members", others.members());
+                        }
+                    } finally {
+                        if (fetched != null) {
+                            deleteQuietly(fetched);
+                        }
+                    }
                     l.put("since", window.since() == null ? null : window.since().toString());
                     l.put("until", window.until() == null ? null : window.until().toString());
                     l.put("sample", window.sample());
@@ -103,6 +124,19 @@ final class Impact implements AutoCloseable {
             }
         });
         return job;
+    }
+
+    /** In a cluster: the impact replays every member's newest decisions too, and says which members answered. */
+    void withTraffic(ClusterTraffic t) {
+        this.traffic = t;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary folder left behind is the system's to clean
+        }
     }
 
     Job job(String id) {

@@ -62,6 +62,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private final TrialHooks trialHooks;
     private final StoppedRevisions stopped;
     private volatile java.util.function.Function<String, ArrayNode> members;
+    private volatile ClusterTraffic traffic;
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
     private volatile RuleBundle liveApart;
 
@@ -102,6 +103,16 @@ public final class Workbench implements io.signalman.http.ApiModule {
      */
     public Workbench withMembers(java.util.function.Function<String, ArrayNode> members) {
         this.members = members;
+        return this;
+    }
+
+    /**
+     * In a cluster: live decisions and impact cover every member's decision log, asked over the
+     * event bus ({@link ClusterTraffic}); this member answers the others' questions from now on.
+     */
+    public Workbench withPeers(io.signalman.cluster.Peers peers, Path decisionLog) {
+        this.traffic = new ClusterTraffic(peers, search, decisionLog);
+        impact.withTraffic(traffic);
         return this;
     }
 
@@ -168,8 +179,10 @@ public final class Workbench implements io.signalman.http.ApiModule {
         router.get(RuleHistory.PATH).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> ruleHistory(ctx)));
         router.get(API + "/me").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> me(ctx)));
         router.get(API + "/tail").handler(access::read).handler(tail::handle);
-        router.get(API + "/decisions").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> search.find(
-                param(ctx, "decision_id"), param(ctx, "pack"), param(ctx, "rule"), param(ctx, "q"), limit(param(ctx, "limit")))));
+        router.get(API + "/decisions").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> traffic == null
+                ? search.find(param(ctx, "decision_id"), param(ctx, "pack"), param(ctx, "rule"), param(ctx, "q"), limit(param(ctx, "limit")))
+                : traffic.find(param(ctx, "decision_id"), param(ctx, "pack"), param(ctx, "rule"), param(ctx, "q"),
+                        limit(param(ctx, "limit")))));
 
         // Writes, each with the role it needs (docs/people.md has the table; RoleMatrixTest walks it).
         router.post(API + "/drafts").handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 201,

@@ -106,6 +106,14 @@ class ClusterRestartTest {
                 assertEquals(409, send(nodes.get(0).port(), "POST", "/v1/fsm/instances/i1/actions", "{\"action\":\"abort\"}")
                         .statusCode());
                 control.checkAfter(nodes);
+                // ... and the audit log, as the table holds it, is one chain that verifies
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                java.io.PrintStream print = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+                int verified = Main.run(new String[] {"audit", "verify", "--state-jdbc", pg.jdbcUrl()}, print, print,
+                        Map.of("PGUSER", "signalman"));
+                assertEquals(0, verified, out.toString(java.nio.charset.StandardCharsets.UTF_8));
+                assertTrue(out.toString(java.nio.charset.StandardCharsets.UTF_8).contains("the chain is unbroken"),
+                        out.toString(java.nio.charset.StandardCharsets.UTF_8));
             } finally {
                 nodes.forEach(ServeProcess::close);
             }

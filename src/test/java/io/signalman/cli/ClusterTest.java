@@ -448,6 +448,44 @@ class ClusterTest {
                 () -> status(nodes.get(0), dana) == 403 && status(nodes.get(2), dana) == 403);
     }
 
+    /** Live decisions and a draft's impact cover every member's log, and say which members answered. */
+    @Test
+    @Order(44)
+    void liveDecisionsAndImpactSeeEveryMembersTraffic() throws Exception {
+        String probe = "traffic-probe-" + System.nanoTime();
+        assertEquals(200, post(nodes.get(2), "/v1/broker/route", TRADE.replace("foresight", probe)).statusCode());
+        Await.until(Duration.ofSeconds(15), "node 0's live decisions to find node 2's decision", () -> {
+            try {
+                JsonNode found = ok(admin(nodes.get(0), "GET", "/workbench/api/decisions?q=" + probe, null));
+                return found.path("decisions").size() == 1 && found.path("members").size() == NODES;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        JsonNode found = ok(admin(nodes.get(0), "GET", "/workbench/api/decisions?q=" + probe, null));
+        for (JsonNode m : found.path("members")) {
+            assertTrue(m.path("answered").asBoolean(), found.toString());
+        }
+        String id = created(admin(nodes.get(0), "POST", "/workbench/api/drafts", null));
+        HttpResponse<String> started = admin(nodes.get(0), "POST", "/workbench/api/drafts/" + id + "/impact", "{\"decision_log\": true}");
+        assertEquals(202, started.statusCode(), started.body());
+        String job = Json.parse(started.body()).path("id").asText();
+        Await.until(Duration.ofSeconds(60), "the impact to finish", () -> {
+            try {
+                return !"running".equals(ok(admin(nodes.get(0), "GET", "/workbench/api/impact/" + job, null)).path("state").asText());
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        JsonNode log = ok(admin(nodes.get(0), "GET", "/workbench/api/impact/" + job, null)).path("report").path("decision_log");
+        assertEquals(NODES, log.path("members").size(), log.toString());
+        for (JsonNode m : log.path("members")) {
+            assertTrue(m.path("answered").asBoolean(), log.path("members").toString());
+        }
+        assertTrue(log.path("records").asLong() >= NODES, "the members' records were replayed: " + log.path("records"));
+        expect(200, admin(nodes.get(0), "DELETE", "/workbench/api/drafts/" + id, null));
+    }
+
     @Test
     @Order(43)
     void aHandEditOfOneFolderAndAReloadAreRefusedAndTheFolderIsPutBack() throws Exception {
