@@ -48,7 +48,7 @@ public final class Main {
               users    add NAME --role ROLE[,ROLE] | list | remove NAME | rotate NAME   [--data data]
                        [--audit-key-file FILE]
                        (a data directory no server holds; a new token is printed alone on the last line)
-              audit    verify [--data data | --export FILE] [--audit-key-file FILE]
+              audit    verify [--data data | --export FILE | --state-jdbc URL] [--audit-key-file FILE]
                        (proves the audit log's chain and MACs unbroken, and --data's log as long as its manifest
                         records; --export FILE: a log as GET /v1/audit?format=jsonl gave it; changes nothing)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";

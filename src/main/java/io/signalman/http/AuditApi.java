@@ -28,11 +28,14 @@ final class AuditApi {
 
     static void routes(Router router, Api api) {
         router.get(PATH).handler(api.gate(Role.OPERATOR)).handler(ctx -> {
-            boolean lines = "jsonl".equals(ctx.queryParams().get("format"));
-            if (lines) {
-                ctx.response().putHeader("content-type", "application/x-ndjson");
+            if (!"jsonl".equals(ctx.queryParams().get("format"))) {
+                api.blocking(ctx, 200, () -> page(ctx, api.people().audit(), false));
+                return;
             }
-            api.blocking(ctx, 200, () -> page(ctx, api.people().audit(), lines));
+            api.vertx().executeBlocking(() -> page(ctx, api.people().audit(), true), false)
+                    .onSuccess(b -> ctx.response().setStatusCode(200).putHeader("content-type", "text/plain; charset=utf-8")
+                            .end(io.vertx.core.buffer.Buffer.buffer(b)))
+                    .onFailure(err -> Responses.error(ctx, ApiError.from(err)));
         });
     }
 

@@ -29,12 +29,14 @@ final class UsersApi {
     static void routes(Router router, Api api) {
         router.get(PATH).handler(api.gate(Role.ADMIN)).handler(ctx -> api.blocking(ctx, 200, () -> list(api)));
         router.post(PATH).handler(api.body()).handler(api.gate(Role.ADMIN)).handler(ctx -> add(ctx, api));
-        router.delete(PATH + "/:name").handler(api.gate(Role.ADMIN)).handler(ctx -> api.blocking(ctx, 200,
-                () -> Json.bytes(Json.object().set("removed", api.people().removeUser(ctx.pathParam("name"),
-                        Api.principal(ctx)).toJson()))));
+        // A user change is outside the decisions' deadline: a token answered 503 after its user was made would be lost.
+        router.delete(PATH + "/:name").handler(api.gate(Role.ADMIN)).handler(ctx -> api.respondUnguarded(ctx,
+                () -> new Api.Reply(200, Json.bytes(Json.object().set("removed", api.people().removeUser(ctx.pathParam("name"),
+                        Api.principal(ctx)).toJson())))));
         router.post(PATH + "/:name/rotate").handler(api.gate(Role.ADMIN)).handler(ctx -> {
             noStore(ctx);
-            api.blocking(ctx, 200, () -> issued(api.people().rotate(ctx.pathParam("name"), Api.principal(ctx))));
+            api.respondUnguarded(ctx, () -> new Api.Reply(200, issued(api.people().rotate(ctx.pathParam("name"),
+                    Api.principal(ctx)))));
         });
     }
 
@@ -52,35 +54,37 @@ final class UsersApi {
         }
         byte[] body = Api.bodyBytes(ctx);
         noStore(ctx);
-        api.blocking(ctx, 201, () -> {
-            JsonNode req = Json.parse(body);
-            if (!req.isObject()) {
-                throw new InputException("", "send {\"name\": \"ana\", \"roles\": [\"author\"]}");
+        api.respondUnguarded(ctx, () -> new Api.Reply(201, add(api, ctx, body)));
+    }
+
+    private static byte[] add(Api api, RoutingContext ctx, byte[] body) throws InputException {
+        JsonNode req = Json.parse(body);
+        if (!req.isObject()) {
+            throw new InputException("", "send {\"name\": \"ana\", \"roles\": [\"author\"]}");
+        }
+        for (Iterator<String> it = req.fieldNames(); it.hasNext();) {
+            String f = it.next();
+            if (!f.equals("name") && !f.equals("roles")) {
+                throw new InputException(f, "unknown field \"" + Api.shorten(f) + "\": a user has a name and roles");
             }
-            for (Iterator<String> it = req.fieldNames(); it.hasNext();) {
-                String f = it.next();
-                if (!f.equals("name") && !f.equals("roles")) {
-                    throw new InputException(f, "unknown field \"" + Api.shorten(f) + "\": a user has a name and roles");
-                }
+        }
+        if (!req.path("name").isTextual()) {
+            throw new InputException("name", "\"name\" is required: the user's name, as a string");
+        }
+        JsonNode roles = req.path("roles");
+        if (!roles.isArray() || roles.isEmpty()) {
+            throw new InputException("roles", "\"roles\" is required: a non-empty array of viewer, author, approver, operator, "
+                    + "admin");
+        }
+        Set<Role> set = new TreeSet<>();
+        for (int i = 0; i < roles.size(); i++) {
+            try {
+                set.add(Role.parse(roles.get(i).isTextual() ? roles.get(i).asText() : Json.write(roles.get(i))));
+            } catch (IllegalArgumentException e) {
+                throw new InputException("roles[" + i + "]", e.getMessage());
             }
-            if (!req.path("name").isTextual()) {
-                throw new InputException("name", "\"name\" is required: the user's name, as a string");
-            }
-            JsonNode roles = req.path("roles");
-            if (!roles.isArray() || roles.isEmpty()) {
-                throw new InputException("roles", "\"roles\" is required: a non-empty array of viewer, author, approver, operator, "
-                        + "admin");
-            }
-            Set<Role> set = new TreeSet<>();
-            for (int i = 0; i < roles.size(); i++) {
-                try {
-                    set.add(Role.parse(roles.get(i).isTextual() ? roles.get(i).asText() : Json.write(roles.get(i))));
-                } catch (IllegalArgumentException e) {
-                    throw new InputException("roles[" + i + "]", e.getMessage());
-                }
-            }
-            return issued(api.people().addUser(req.get("name").asText(), set, Api.principal(ctx)));
-        });
+        }
+        return issued(api.people().addUser(req.get("name").asText(), set, Api.principal(ctx)));
     }
 
     private static byte[] issued(UserStore.Issued issued) {
