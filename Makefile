@@ -6,7 +6,7 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test test-clock openapi-lint crash-test postgres check replay fixtures seed-bundle format-check bench bench-reload bench-state bench-replay clean browser workbench-screenshots
+.PHONY: build run test test-clock openapi-lint crash-test postgres check replay fixtures seed-bundle format-check bench bench-cluster bench-reload bench-state bench-replay clean browser workbench-screenshots
 
 build: $(JAR)
 
@@ -155,6 +155,14 @@ bench-state:
 	mkdir -p target/bench
 	$(BENCH_JAVA) -Xms1g -Xmx4g -cp $(BENCH_CP) io.signalman.bench.StateBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.BenchTable
+
+## Activation convergence in a three-node cluster (about three minutes): ClusterTest with 30 activations in a row,
+## each through the next node; target/bench/cluster-activation.json holds cluster.activation_convergence_ms
+## (p50, p99: from the activation's request until every member serves it). 127.0.0.1 only.
+bench-cluster: build
+	mkdir -p target/bench
+	$(MVN) test -Dtest=ClusterTest -Dsurefire.failIfNoSpecifiedTests=false -Dsignalman.cluster.activations=30
+	@cat target/bench/cluster-activation.json
 
 ## The reload benchmark alone (a few minutes): target/bench/reload.json and its lines of the table.
 bench-reload:

@@ -1,6 +1,5 @@
 package io.signalman.trials;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
@@ -10,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,10 +130,7 @@ final class SharedTrialStore implements TrialStore {
             return mirror.candidate(id);
         }
         try {
-            JsonNode n = Json.MAPPER.readTree(j);
-            Map<String, byte[]> out = new TreeMap<>();
-            n.fields().forEachRemaining(e -> out.put(e.getKey(), Base64.getDecoder().decode(e.getValue().asText())));
-            return BundleFiles.of(Path.of("trial-" + id), out);
+            return BundleFiles.of(Path.of("trial-" + id), io.signalman.control.FilesCodec.decode(Json.MAPPER.readTree(j)));
         } catch (IOException e) {
             throw new UncheckedIOException("the candidate of trial " + id + " cannot be read from the cluster", e);
         }
@@ -161,11 +156,9 @@ final class SharedTrialStore implements TrialStore {
     }
 
     private static String encode(BundleFiles f) {
-        ObjectNode n = Json.object();
-        for (String p : f.paths()) {
-            n.put(p, Base64.getEncoder().encodeToString(f.bytes(p)));
-        }
-        return Json.write(n);
+        Map<String, byte[]> files = new TreeMap<>();
+        f.paths().forEach(p -> files.put(p, f.bytes(p)));
+        return Json.write(io.signalman.control.FilesCodec.encode(files));
     }
 
     private static Trial parse(String json) {

@@ -348,9 +348,10 @@ class WorkbenchBrowserTest {
         browser.waitForText(By.cssSelector("#trial-figures .agreement"), "0.0%");
         browser.waitForText(By.cssSelector("#trial-arms tr[data-arm=live] .answered"), "4");
         // ... the divergence grouped by the rules that decided, with what differs
-        WebElement group = browser.waitForText(By.cssSelector("#trial-divergences .divergence"), "4 in broker");
-        assertTrue(group.getText().contains("trade messages go to VP Trading"), group.getText());
-        assertTrue(group.getText().contains("primary_recipients: [\"vp-trading\"] → [\"vp-engineering\"]"), group.getText());
+        // (each read waits afresh: the panel is drawn again as the figures come, so an element read once may be gone)
+        browser.waitForText(By.cssSelector("#trial-divergences .divergence"), "4 in broker");
+        browser.waitForText(By.cssSelector("#trial-divergences .divergence"), "trade messages go to VP Trading");
+        browser.waitForText(By.cssSelector("#trial-divergences .divergence"), "primary_recipients: [\"vp-trading\"] → [\"vp-engineering\"]");
         browser.shot("trial");
 
         // An example opens in Try, the live rules and the draft side by side
