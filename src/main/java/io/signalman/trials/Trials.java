@@ -210,6 +210,20 @@ public final class Trials implements AutoCloseable {
         }
         ObjectNode figures = figures(t);
         figures.remove("divergences");
+        JsonNode broken = figures.path("invariant_violations");
+        if (broken.isArray() && !broken.isEmpty()) {
+            // No override: the trial saw the candidate break an invariant on live traffic.
+            JsonNode first = broken.get(0);
+            ObjectNode d = Json.object().put("invariant", first.path("invariant").asText()).put("pack", first.path("pack").asText())
+                    .put("violations", first.path("count").asLong());
+            d.set("smallest_input", first.path("example").path("smallest_input").isMissingNode() ? first.path("example").path("input")
+                    : first.path("example").path("smallest_input"));
+            d.set("invariant_violations", broken.deepCopy());
+            throw new Refused(Refused.Kind.CONFLICT, "invariant_violated", "the trial saw the candidate break the invariant \""
+                    + first.path("invariant").asText() + "\" of the " + first.path("pack").asText() + " pack "
+                    + first.path("count").asLong() + " time(s): it cannot be promoted. Change the rule (a new draft and trial), "
+                    + "or the invariant", d);
+        }
         promoting = id;
         ObjectNode activation;
         try {

@@ -89,6 +89,9 @@ final class Activations {
             throw new WorkbenchException(409, "golden_history_changes", golden.counts().changed() + " recorded decision(s) of the "
                     + "golden history would change; accept them explicitly (with your note) if they are intended", d);
         }
+        if (recent != null && ("activate".equals(kind) || "trial".equals(kind))) {
+            invariantsHold(recent.replay(check.bundle()));
+        }
         log.revisions().keep(before);
         Map<Path, byte[]> undo = new LinkedHashMap<>();
         ArrayNode diff = Json.array();
@@ -146,6 +149,34 @@ final class Activations {
         entry.put("note", note.strip());
         people.record(who, audit, entry);
         return written;
+    }
+
+    /**
+     * Nothing goes live past a broken invariant: the packs' invariants over the recent traffic (the
+     * newest day of the decision log, every member's in a cluster) as the candidate decides it.
+     * There is no override: the rule or the invariant must change.
+     */
+    private static void invariantsHold(ReplayReport traffic) {
+        if (traffic.violations().isEmpty()) {
+            return;
+        }
+        ReplayReport.Violation first = traffic.violations().get(0);
+        ObjectNode d = Json.object();
+        d.put("invariant", first.invariant()).put("pack", first.pack()).put("violations", traffic.counts().violationCount())
+                .put("records", traffic.counts().records());
+        d.set("smallest_input", first.minimal() != null ? first.minimal() : first.input());
+        d.set("recent_traffic", traffic.toJson());
+        throw new WorkbenchException(409, "invariant_violated", "the change breaks the invariant \"" + first.invariant() + "\" of the "
+                + first.pack() + " pack on " + traffic.counts().violationCount() + " of the " + traffic.counts().records()
+                + " recent decisions replayed (" + first.message() + "); the smallest input that breaks it is in details. "
+                + "Nothing was activated: change the rule, or the invariant", d);
+    }
+
+    /** The recent traffic an activation replays for invariants; null: none (tests of the gate alone). */
+    private volatile RecentTraffic recent;
+
+    void recentTraffic(RecentTraffic r) {
+        this.recent = r;
     }
 
     /**

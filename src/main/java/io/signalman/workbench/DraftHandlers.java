@@ -81,6 +81,29 @@ final class DraftHandlers {
         return n;
     }
 
+    /**
+     * {@code POST drafts/{id}/request-review} {@code {"note"}}: the draft's author asks for review of
+     * its content as it is; recorded in the audit log ({@code review_requested}). The draft must
+     * compile: a reviewer's time goes to changes that can go live.
+     */
+    ObjectNode requestReview(String id, JsonNode req, Principal by) {
+        ObjectNode meta = drafts.meta(id);
+        if (DraftRecords.authors(meta).stream().noneMatch(by::sameAs)) {
+            throw new WorkbenchException(403, "not_an_author", by.name() + " did not write this draft: its authors ask for its review");
+        }
+        BundleFiles files = drafts.files(id);
+        if (!check.of(files).check().path("ok").asBoolean(true)) {
+            throw new WorkbenchException(422, "draft_does_not_compile", "the draft has errors: fix them before asking for review");
+        }
+        String note = req.path("note").isTextual() ? req.get("note").asText().strip() : "";
+        if (note.length() > 2_000) {
+            throw new WorkbenchException(400, "invalid_input", "a review note may be 2,000 characters at most");
+        }
+        drafts.requestReview(id, by.name(), note, files.revision());
+        people.record(by, "review_requested", Json.object().put("draft", id).put("content_hash", files.revision()).put("note", note));
+        return show(id);
+    }
+
     /** {@code PUT drafts/{id}/file?path=} {@code {"text", "version"}}: the save, answered with the whole check. */
     ObjectNode save(String id, String path, JsonNode req, Principal by) {
         if (!req.path("text").isTextual()) {
@@ -197,7 +220,7 @@ final class DraftHandlers {
         }
     }
 
-    private BundleFiles live() {
+    BundleFiles live() {
         try {
             return BundleFiles.read(engine.rulesDir());
         } catch (BundleException e) {

@@ -53,6 +53,8 @@ final class DraftRecords {
     static ObjectNode saved(ObjectNode meta, String file, String by) {
         meta.put("version", meta.path("version").asLong(1) + 1).put("saved_at", Instant.now().toString()).put("saved_file", file)
                 .put("saved_by", by);
+        // A review was asked of the content as it was: the reviewer must be asked again about this one.
+        meta.remove("review");
         if (!authors(meta).contains(by)) {
             meta.withArray("authors").add(by);
         }

@@ -8,11 +8,14 @@ import io.signalman.json.WireName;
  * be read (what was activated, what was given up) but takes no more edits, so no later edit can
  * ride along with an activation nobody reviewed. An open draft whose base revision is no longer
  * the rules folder's is {@code out_of_date}: activating it would undo the change made since, so
- * it must be rebased first. Only {@code activated} and {@code discarded} are stored; the rest is
- * worked out against the live rules whenever a draft is shown.
+ * it must be rebased first. An up-to-date draft whose author asked for review is {@code in_review}
+ * until its content changes. Only {@code activated} and {@code discarded} are stored (and the
+ * review request); the rest is worked out against the live rules whenever a draft is shown.
  */
 enum DraftStatus implements WireName {
     OPEN,
+    /** Open, and its author asked for review of its content as it is (an edit takes it back to open). */
+    IN_REVIEW,
     OUT_OF_DATE,
     ACTIVATED,
     DISCARDED;
@@ -30,7 +33,10 @@ enum DraftStatus implements WireName {
         if (DISCARDED.wire().equals(stored)) {
             return DISCARDED;
         }
-        return meta.path("base_revision").asText().equals(liveRevision) ? OPEN : OUT_OF_DATE;
+        if (!meta.path("base_revision").asText().equals(liveRevision)) {
+            return OUT_OF_DATE;
+        }
+        return meta.hasNonNull("review") ? IN_REVIEW : OPEN;
     }
 
     /** The stored record with {@code status} worked out, as the API shows a draft. */

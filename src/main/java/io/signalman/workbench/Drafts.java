@@ -209,6 +209,22 @@ final class Drafts {
         });
     }
 
+    /**
+     * The author asks for review of the draft's content as it is now ({@code contentHash}), with a
+     * note: the draft is {@code in_review} until its content changes.
+     */
+    void requestReview(String id, String by, String note, String contentHash) {
+        record(id, m -> {
+            if (DraftRecords.closed(m.path("status").asText())) {
+                throw new WorkbenchException(409, "draft_closed", "this draft is " + m.path("status").asText()
+                        + ": there is nothing to review");
+            }
+            m.putObject("review").put("requested_by", by).put("requested_at", Instant.now().toString()).put("note", note)
+                    .put("content_hash", contentHash);
+            return m;
+        });
+    }
+
     /** The activation was refused: the draft takes changes again. */
     void released(String id) {
         records.endActivation(id);

@@ -25,7 +25,7 @@ final class Rebase {
         if (status.closed()) {
             throw new WorkbenchException(409, "draft_closed", "this draft is " + status.wire() + ": make a new draft instead");
         }
-        if (status == DraftStatus.OPEN) {
+        if (status == DraftStatus.OPEN || status == DraftStatus.IN_REVIEW) {
             throw new WorkbenchException(409, "draft_up_to_date", "this draft is already made from the live rules: "
                     + "there is nothing to rebase");
         }

@@ -61,6 +61,8 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private final People people;
     private final TrialHooks trialHooks;
     private final StoppedRevisions stopped;
+    private final Inbox inbox;
+    private final RecentTraffic recent;
     private volatile java.util.function.Function<String, ArrayNode> members;
     private volatile ClusterTraffic traffic;
     /** The live rules with counts of their own, for decisions made only to be looked at; per revision. */
@@ -84,6 +86,8 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.impact = new Impact(coverage, decisionLog);
         this.activations = new Activations(engine, fixtures, checks, new ActivationLog(control.journal(
                 io.signalman.control.ControlStore.ACTIVATIONS), revisions), people, control.shared(), control.node());
+        this.recent = new RecentTraffic(decisionLog);
+        activations.recentTraffic(recent);
         FourEyes fourEyes = new FourEyes(people, drafts);
         this.stopped = new StoppedRevisions(data);
         this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks, stopped), activations, people, fourEyes);
@@ -93,6 +97,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.tail = new DecisionTail(decisions);
         this.search = new DecisionSearch(decisionLog);
         this.trialHooks = new TrialHooks(engine, drafts, activations, fourEyes);
+        this.inbox = new Inbox(drafts, fourEyes, draftHandlers::live);
         decisions.tap(lastFired::record);
         decisions.breaches().onQuarantine(new Quarantine(engine, activations)::apply);
     }
@@ -113,6 +118,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     public Workbench withPeers(io.signalman.cluster.Peers peers, Path decisionLog) {
         this.traffic = new ClusterTraffic(peers, search, decisionLog);
         impact.withTraffic(traffic);
+        recent.cluster(traffic);
         return this;
     }
 
@@ -125,6 +131,12 @@ public final class Workbench implements io.signalman.http.ApiModule {
             return out;
         }
         return rec;
+    }
+
+    /** The running trials, for an operator's inbox. */
+    public Workbench withRunningTrials(java.util.function.Supplier<JsonNode> running) {
+        inbox.trials(running);
+        return this;
     }
 
     /** Where a live trial takes its candidate from: the workbench's drafts. */
@@ -177,6 +189,8 @@ public final class Workbench implements io.signalman.http.ApiModule {
                 () -> ruleHistory(ctx)));
         // The same timeline in the service API's namespace, for scripts and other tools.
         router.get(RuleHistory.PATH).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> ruleHistory(ctx)));
+        router.get(API + "/inbox").handler(access.write(Role.VIEWER)).handler(ctx -> work(ctx, workers, 200,
+                () -> inbox.of(who(ctx))));
         router.get(API + "/me").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> me(ctx)));
         router.get(API + "/tail").handler(access::read).handler(tail::handle);
         router.get(API + "/decisions").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> traffic == null
@@ -198,6 +212,8 @@ public final class Workbench implements io.signalman.http.ApiModule {
                 () -> draftHandlers.rebase(ctx.pathParam("id"), bodyJson(ctx), who(ctx))));
         router.post(API + "/drafts/:id/impact").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 202,
                 () -> startImpact(ctx)));
+        router.post(API + "/drafts/:id/request-review").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx,
+                workers, 200, () -> draftHandlers.requestReview(ctx.pathParam("id"), bodyJson(ctx), who(ctx))));
         router.post(API + "/drafts/:id/approve").handler(body).handler(access.write(Role.APPROVER)).handler(ctx -> work(ctx, workers,
                 200, () -> draftHandlers.verdict(ctx.pathParam("id"), bodyJson(ctx), who(ctx), true)));
         router.post(API + "/drafts/:id/reject").handler(body).handler(access.write(Role.APPROVER)).handler(ctx -> work(ctx, workers,

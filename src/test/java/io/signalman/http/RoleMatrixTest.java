@@ -55,6 +55,7 @@ class RoleMatrixTest {
             Map.entry("POST /workbench/api/drafts/{id}/rebase", Optional.of(Role.AUTHOR)),
             Map.entry("POST /workbench/api/drafts/{id}/impact", Optional.of(Role.AUTHOR)),
             Map.entry("POST /workbench/api/activations/{seq}/revert", Optional.of(Role.AUTHOR)),
+            Map.entry("POST /workbench/api/drafts/{id}/request-review", Optional.of(Role.AUTHOR)),
             Map.entry("POST /workbench/api/drafts/{id}/approve", Optional.of(Role.APPROVER)),
             Map.entry("POST /workbench/api/drafts/{id}/reject", Optional.of(Role.APPROVER)),
             Map.entry("POST /workbench/api/drafts/{id}/activate", Optional.of(Role.OPERATOR)),
