@@ -81,6 +81,13 @@ final class DraftHandlers {
         return n;
     }
 
+    private java.util.function.BinaryOperator<String> impactSeen = (d, h) -> null;
+
+    /** Where a verdict finds the impact run its giver saw: the draft's last one over the same content. */
+    void impactSeen(java.util.function.BinaryOperator<String> seen) {
+        this.impactSeen = seen;
+    }
+
     /**
      * {@code POST drafts/{id}/request-review} {@code {"note"}}: the draft's author asks for review of
      * its content as it is; recorded in the audit log ({@code review_requested}). The draft must
@@ -133,6 +140,19 @@ final class DraftHandlers {
         return n;
     }
 
+    /** {@code POST activations/{seq}/emergency-revert} {@code {"note"}}: an operator undoes one activation at once. */
+    ObjectNode emergencyRevert(String seq, JsonNode req, Principal by) {
+        int n;
+        try {
+            n = Integer.parseInt(seq);
+        } catch (NumberFormatException e) {
+            throw new WorkbenchException(404, "unknown_activation", "there is no activation #" + (seq.length() > 20
+                    ? seq.substring(0, 20) : seq));
+        }
+        return Revert.emergency(activations, n, live(), by, req.path("note").asText(null),
+                req.path("accept_golden_changes").asBoolean(false));
+    }
+
     /** {@code POST activations/{seq}/revert}: a new draft, answered with it and the merge. */
     ObjectNode revert(String seq, Principal by) {
         int n;
@@ -173,8 +193,10 @@ final class DraftHandlers {
             throw new WorkbenchException(409, "draft_changed", "the draft changed since you read it (its content is now "
                     + files.revision() + "): read it again before you " + (approve ? "approve" : "reject") + " it");
         }
+        // The verdict names the impact run its giver could see for this content (null: none had run).
         people.record(by, approve ? Approvals.APPROVED : Approvals.REJECTED, Json.object().put("draft", id)
-                .put("content_hash", files.revision()).put("base_revision", meta.path("base_revision").asText()).put("note", note));
+                .put("content_hash", files.revision()).put("base_revision", meta.path("base_revision").asText()).put("note", note)
+                .put("impact_job", impactSeen.apply(id, files.revision())));
         return show(id);
     }
 

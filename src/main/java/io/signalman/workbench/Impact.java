@@ -79,6 +79,7 @@ final class Impact implements AutoCloseable {
     Job start(String draftId, RuleBundle live, RuleBundle draft, boolean withLog, Selection window) {
         Job job = new Job(draftId + "-" + sequence.incrementAndGet());
         jobs.put(job.id, job);
+        last.put(draftId, new Kept(job.id, draft.revision()));
         if (jobs.size() > KEPT) {
             jobs.keySet().stream().sorted().limit(jobs.size() - KEPT).toList().forEach(jobs::remove);
         }
@@ -137,6 +138,34 @@ final class Impact implements AutoCloseable {
         } catch (IOException e) {
             // a temporary folder left behind is the system's to clean
         }
+    }
+
+    /** A draft's last impact run: its job and the content it replayed. */
+    private record Kept(String job, String contentHash) {
+    }
+
+    private final Map<String, Kept> last = new ConcurrentHashMap<>();
+
+    /**
+     * The draft's last impact run (null when none is kept): its job as it stands, and whether it is
+     * {@code stale} (the draft's content changed since: {@code contentHash} is the content now).
+     */
+    ObjectNode last(String draftId, String contentHash) {
+        Kept k = last.get(draftId);
+        Job j = k == null ? null : jobs.get(k.job());
+        if (j == null) {
+            return null;
+        }
+        ObjectNode n = j.toJson();
+        n.put("content_hash", k.contentHash()).put("stale", !k.contentHash().equals(contentHash));
+        return n;
+    }
+
+    /** The job of the draft's last impact run over {@code contentHash}, when it finished; null otherwise. */
+    String seen(String draftId, String contentHash) {
+        Kept k = last.get(draftId);
+        Job j = k == null ? null : jobs.get(k.job());
+        return j != null && k.contentHash().equals(contentHash) && j.result.get() != null ? k.job() : null;
     }
 
     Job job(String id) {

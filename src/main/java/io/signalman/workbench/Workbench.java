@@ -91,6 +91,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
         FourEyes fourEyes = new FourEyes(people, drafts);
         this.stopped = new StoppedRevisions(data);
         this.draftHandlers = new DraftHandlers(engine, drafts, new DraftCheck(checks, stopped), activations, people, fourEyes);
+        draftHandlers.impactSeen(impact::seen);
         this.lastFired = new LastFired(decisionLog);
         this.fired = new FireCounts();
         decisions.tap(fired::record);
@@ -120,6 +121,23 @@ public final class Workbench implements io.signalman.http.ApiModule {
         impact.withTraffic(traffic);
         recent.cluster(traffic);
         return this;
+    }
+
+    private ObjectNode liveFile(String path) {
+        RuleBundle live = engine.bundle();
+        if (path == null || !live.files().paths().contains(path)) {
+            throw new WorkbenchException(404, "unknown_file", "the live rules have no file \"" + (path == null ? ""
+                    : path.length() > 80 ? path.substring(0, 80) : path) + "\"");
+        }
+        return Json.object().put("path", path).put("revision", live.revision()).put("read_only", true)
+                .put("text", live.files().text(path).orElse(""));
+    }
+
+    /** A draft as shown, with its last impact run (marked stale once the content changed). */
+    private ObjectNode withImpact(ObjectNode draft) {
+        ObjectNode last = impact.last(draft.path("id").asText(), draft.path("content_hash").asText());
+        draft.set("impact", last);
+        return draft;
     }
 
     /** An activation's record, with the members that serve its revision when in a cluster. */
@@ -179,9 +197,14 @@ public final class Workbench implements io.signalman.http.ApiModule {
         router.post(API + "/try").handler(body).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> tryMessage(ctx)));
         router.get(API + "/drafts").handler(access::read).handler(ctx -> work(ctx, workers, 200, draftHandlers::list));
         router.get(API + "/drafts/:id").handler(access::read).handler(ctx -> work(ctx, workers, 200,
-                () -> draftHandlers.show(ctx.pathParam("id"))));
+                () -> withImpact(draftHandlers.show(ctx.pathParam("id")))));
         router.get(API + "/drafts/:id/file").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> Json.object()
                 .put("path", ctx.queryParams().get("path")).put("text", drafts.read(ctx.pathParam("id"), ctx.queryParams().get("path")))));
+        // The live rules, read by every role: a rule's link opens its file here, read-only, without making a draft.
+        router.get(API + "/live/file").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> liveFile(
+                ctx.queryParams().get("path"))));
+        router.get(API + "/drafts/:id/diff").handler(access::read).handler(ctx -> work(ctx, workers, 200,
+                () -> DraftDiff.of(ctx.pathParam("id"), engine.bundle(), compiled(ctx.pathParam("id")))));
         router.get(API + "/impact/:job").handler(access::read).handler(ctx -> work(ctx, workers, 200,
                 () -> impact.job(ctx.pathParam("job")).toJson()));
         router.get(API + "/activations").handler(access::read).handler(ctx -> work(ctx, workers, 200, this::history));
@@ -210,7 +233,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
                 () -> draftHandlers.discard(ctx.pathParam("id"))));
         router.post(API + "/drafts/:id/rebase").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 200,
                 () -> draftHandlers.rebase(ctx.pathParam("id"), bodyJson(ctx), who(ctx))));
-        router.post(API + "/drafts/:id/impact").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx, workers, 202,
+        router.post(API + "/drafts/:id/impact").handler(body).handler(access.write(Role.VIEWER)).handler(ctx -> work(ctx, workers, 202,
                 () -> startImpact(ctx)));
         router.post(API + "/drafts/:id/request-review").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx,
                 workers, 200, () -> draftHandlers.requestReview(ctx.pathParam("id"), bodyJson(ctx), who(ctx))));
@@ -222,6 +245,9 @@ public final class Workbench implements io.signalman.http.ApiModule {
                 200, () -> withMembers(draftHandlers.activate(ctx.pathParam("id"), bodyJson(ctx), who(ctx)))));
         router.post(API + "/activations/:seq/revert").handler(body).handler(access.write(Role.AUTHOR)).handler(ctx -> work(ctx,
                 workers, 201, () -> draftHandlers.revert(ctx.pathParam("seq"), who(ctx))));
+        router.post(API + "/activations/:seq/emergency-revert").handler(body).handler(access.write(Role.OPERATOR)).handler(ctx ->
+                work(ctx, workers, 200, () -> withMembers(draftHandlers.emergencyRevert(ctx.pathParam("seq"), bodyJson(ctx),
+                        who(ctx)))));
         router.post(API + "/rollback").handler(body).handler(access.write(Role.OPERATOR)).handler(ctx -> work(ctx, workers, 200,
                 () -> withMembers(rollback(ctx))));
         router.route(API + "/*").handler(ctx -> Replies.error(ctx, 404, "not_found", "no such workbench endpoint: "

@@ -1,6 +1,7 @@
 package io.signalman.workbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -65,21 +66,21 @@ class ReviewFlowApiTest {
         // Then it waits for bo, not for ana, and not yet for the operator
         assertEquals(id, inbox(bo).path("review").path(0).path("draft").asText());
         assertEquals("please look at the critical rule", inbox(bo).path("review").path(0).path("review_note").asText());
-        assertEquals(1, inbox(bo).path("counts").path("review").asInt());
-        assertEquals(0, inbox(ana).path("counts").path("review").asInt(), "nobody reviews their own draft");
-        assertEquals(0, inbox(cy).path("counts").path("activate").asInt());
+        assertEquals(inbox(bo).path("review").size(), inbox(bo).path("counts").path("review").asInt());
+        assertFalse(inbox(ana).path("review").toString().contains(id), "nobody reviews their own draft");
+        assertFalse(inbox(cy).path("activate").toString().contains(id), "not approved yet: not the operator's");
         assertEquals(403, send("POST", "/workbench/api/drafts/" + id + "/request-review", "{}", addUser("dee", "author"))
                 .statusCode(), "only the draft's authors ask for its review");
 
         // An edit takes it back to open: the reviewer must be asked about the new content
         edit(id, "    // and with risk\n", ana);
         assertEquals("open", draft(id).path("status").asText());
-        assertEquals(0, inbox(bo).path("counts").path("review").asInt());
+        assertFalse(inbox(bo).path("review").toString().contains(id));
         ok(send("POST", "/workbench/api/drafts/" + id + "/request-review", "{\"note\": \"again\"}", ana), 200);
 
         // When bo approves, it leaves bo's inbox and waits for the operator
         ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine\"}", bo), 200);
-        assertEquals(0, inbox(bo).path("counts").path("review").asInt());
+        assertFalse(inbox(bo).path("review").toString().contains(id), "judged: no longer waiting for bo");
         assertEquals(id, inbox(cy).path("activate").path(0).path("draft").asText());
 
         // A rejected draft waits in its author's inbox, the note first
@@ -137,6 +138,54 @@ class ReviewFlowApiTest {
             send("POST", "/v1/trials/" + trial + "/abort", null, cy);
         }
         ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
+    }
+
+    /**
+     * The approver sees what changed by rule, and the impact (which any role may run, kept with the
+     * draft until its content changes); an operator reads the live rules and undoes one activation
+     * alone, as an emergency.
+     */
+    @Test
+    void theApproverSeesTheChangeByRuleAndItsImpactAndAnOperatorRevertsAnActivationAlone() throws Exception {
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        JsonNode d = draft(id);
+        String text = ok(send("GET", "/workbench/api/drafts/" + id + "/file?path=" + ROUTING, null, null), 200).get("text").asText();
+        ok(send("PUT", "/workbench/api/drafts/" + id + "/file?path=" + ROUTING, Json.write(Json.object()
+                .put("text", text.replace(CRITICAL, "    // the desk confirmed: critical means critical\n" + CRITICAL))
+                .put("version", d.get("version").asLong())), ana), 200);
+        // The diff names the rule that changed, with its text before and after (tables: DraftDiffTest)
+        JsonNode diff = ok(send("GET", "/workbench/api/drafts/" + id + "/diff", null, bo), 200);
+        String words = diff.path("in_words").toString();
+        assertTrue(words.contains("the rule \\\"critical messages go to openclaw and knox\\\" of broker is changed"), words);
+        assertEquals(1, diff.path("rules").size(), diff.toString());
+        assertTrue(diff.path("rules").path(0).path("after").asText().contains("critical means critical"), diff.toString());
+
+        // Any role runs the impact; the draft keeps it, and an approval names it
+        HttpResponse<String> started = send("POST", "/workbench/api/drafts/" + id + "/impact", "{\"decision_log\": true}", bo);
+        assertEquals(202, started.statusCode(), started.body());
+        String job = json(started).path("id").asText();
+        Await.until(Duration.ofSeconds(60), "the impact to finish", () -> !send("GET", "/workbench/api/impact/" + job, null, bo).body()
+                .contains("\"state\":\"running\""));
+        assertEquals(job, draft(id).path("impact").path("id").asText());
+        assertEquals(false, draft(id).path("impact").path("stale").asBoolean(true));
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"seen the impact\"}", bo), 200);
+        assertTrue(send("GET", "/v1/audit?limit=1000", null, ADMIN).body().contains("\"impact_job\":\"" + job + "\""),
+                "the approval names the impact run its giver saw");
+        JsonNode activated = ok(send("POST", "/workbench/api/drafts/" + id + "/activate", "{\"note\": \"fewer fan-outs\", "
+                + "\"accept_golden_changes\": true}", cy), 200);
+
+        // Every role reads the live rules without making a draft
+        assertTrue(ok(send("GET", "/workbench/api/live/file?path=" + ROUTING, null, cy), 200).path("text").asText()
+                .contains("critical means critical"));
+
+        // The operator undoes that one activation alone, as an emergency
+        JsonNode undone = ok(send("POST", "/workbench/api/activations/" + activated.path("seq").asInt() + "/emergency-revert",
+                "{\"note\": \"the sentinel missed critical messages\", \"accept_golden_changes\": true}", cy), 200);
+        assertTrue(undone.path("emergency").asBoolean(), undone.toString());
+        assertEquals(activated.path("seq").asInt(), undone.path("reverts").asInt());
+        assertFalse(ok(send("GET", "/workbench/api/live/file?path=" + ROUTING, null, cy), 200).path("text").asText()
+                .contains("critical means critical"), "the change is undone");
+        assertEquals(403, send("POST", "/workbench/api/activations/1/emergency-revert", "{\"note\": \"x\"}", ana).statusCode());
     }
 
     private static JsonNode inbox(String token) throws Exception {
