@@ -48,7 +48,7 @@ export function activationForm(draft, app, done, redraw) {
 }
 
 function activationOnly(draft, app, done) {
-  if (draft.status !== 'open') {
+  if (draft.status !== 'open' && draft.status !== 'in_review') {
     const why = draft.status === 'out_of_date' ? 'This draft is out of date: rebase it onto the live rules first (above).'
       : 'This draft is ' + draft.status + ' and closed: nothing more to activate.';
     return el('p', {class: 'muted', id: 'activate-closed'}, why);

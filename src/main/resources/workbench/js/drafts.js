@@ -30,6 +30,7 @@ export function init(section, a) {
     check: el('div', {id: 'draft-check'}),
     editorHost: el('div', {id: 'editor'}),
     impact: el('div', {id: 'impact'}),
+    diff: el('div', {id: 'draft-diff'}),
     activate: el('div', {id: 'activate'}),
   };
   ui.drafts.addEventListener('change', () => openDraft(ui.drafts.value));
@@ -46,6 +47,7 @@ export function init(section, a) {
     el('div', {class: 'workspace'},
       el('div', {class: 'sidebar'}, el('h4', {}, 'Files'), ui.files, el('div', {class: 'toolbar'}, ui.newName, ui.addFile)),
       el('div', {class: 'main'}, ui.title, ui.editorHost, el('div', {class: 'toolbar'}, ui.save), ui.saveError, ui.check)),
+    el('h2', {}, 'What it changes, rule by rule'), ui.diff,
     el('h2', {}, 'Impact before activation'), ui.impact,
     el('h2', {}, 'Activate'), ui.activate);
   editor = window.CodeMirror(ui.editorHost, {lineNumbers: true, mode: 'drl', gutters: ['errors', 'CodeMirror-linenumbers'],
@@ -74,7 +76,7 @@ export async function show(arg) {
 /** The id of an open, up-to-date draft to put an edit in (made when there is none), opened here. */
 export async function draftToEdit(preferred) {
   const list = await listDrafts(null, true);
-  const usable = d => d && d.status === 'open';
+  const usable = d => d && (d.status === 'open' || d.status === 'in_review');
   const pick = [preferred, current.draft].map(id => list.find(d => d.id === id)).find(usable) || list.find(usable);
   if (pick) {
     ui.drafts.value = pick.id;
@@ -91,7 +93,7 @@ async function listDrafts(select, quiet) {
   } catch (e) {
     app.notice(e.message, 'error');
   }
-  const open = list.filter(d => d.status === 'open' || d.status === 'out_of_date');
+  const open = list.filter(d => d.status === 'open' || d.status === 'in_review' || d.status === 'out_of_date');
   const closed = list.filter(d => d.status === 'activated' || d.status === 'discarded');
   clear(ui.drafts).append(el('option', {value: ''}, list.length ? '(choose a draft)' : '(no drafts yet)'));
   if (open.length) ui.drafts.append(el('optgroup', {label: 'Open drafts'}, open.map(option)));
@@ -102,7 +104,7 @@ async function listDrafts(select, quiet) {
   return list;
 }
 
-const STATUS_WORDS = {open: 'open', out_of_date: 'out of date', activated: 'activated', discarded: 'discarded'};
+const STATUS_WORDS = {open: 'open', in_review: 'in review', out_of_date: 'out of date', activated: 'activated', discarded: 'discarded'};
 
 function option(d) {
   return el('option', {value: d.id, 'data-status': d.status}, d.id + ' · ' + STATUS_WORDS[d.status] + ' · ' +
@@ -181,6 +183,7 @@ function showDraft(d) {
   ui.discard.disabled = closed;
   // An impact is of one revision of the draft: a save that changed it clears the old result (and its error).
   if (!sameRevision) clear(ui.impact).append(closed ? el('p', {class: 'muted'}, 'This draft is closed.') : runImpact(d.id, app));
+  if (!sameRevision && !closed) showDiff(d.id);
   clear(ui.activate).append(activationForm(d, app, rec => afterActivation(rec), showDraft));
 }
 
@@ -192,7 +195,11 @@ function showStatus(d) {
   s.dataset.status = d.status;
   const from = d.origin && d.origin !== 'the live rules' ? ' (' + d.origin + ')' : '';
   if (d.status === 'open') {
-    s.append(el('strong', {}, 'Open'), ': made from the live rules' + from + ', version ' + d.version + '.');
+    s.append(el('strong', {}, 'Open'), ': made from the live rules' + from + ', version ' + d.version + '. ', askForReview(d));
+  } else if (d.status === 'in_review') {
+    const r = d.review || {};
+    s.append(el('strong', {}, 'In review'), ': ' + (r.requested_by || 'its author') + ' asked for review ' + when(r.requested_at) +
+      (r.note ? ': "' + r.note + '"' : '') + '. An edit takes it back to open, and the reviewers are asked again.');
   } else if (d.status === 'out_of_date') {
     const rebase = el('button', {id: 'draft-rebase', class: 'primary'}, 'Rebase onto the live rules');
     rebase.addEventListener('click', () => rebaseDraft(rebase));
@@ -204,6 +211,48 @@ function showStatus(d) {
       'read-only. Make a new draft to change more.');
   } else {
     s.append(el('strong', {}, 'Discarded'), ' ' + when(d.closed_at) + '. It is closed: read-only.');
+  }
+}
+
+/** The author's hand-off: a note, and the draft waits in every approver's inbox until its content changes. */
+function askForReview(d) {
+  const note = el('input', {id: 'review-note', type: 'text', size: 50, placeholder: 'what the reviewer should look at (optional)'});
+  const go = el('button', {id: 'review-request', class: 'primary'}, 'Ask for review');
+  go.addEventListener('click', async () => {
+    go.disabled = true;
+    try {
+      const after = await call('POST', 'drafts/' + d.id + '/request-review', {note: note.value});
+      showDraft(after);
+      await listDrafts(after.id, true);
+      app.notice('Review asked for: the draft waits in every approver\'s inbox ("Waiting for you").', 'ok');
+    } catch (e) {
+      app.notice('Not asked: ' + e.message, 'error');
+      go.disabled = false;
+    }
+  });
+  return el('span', {class: 'review-ask'}, note, go);
+}
+
+/** What the draft changes, by rule: in words, and each rule's text before and after side by side. */
+async function showDiff(id) {
+  const box = clear(ui.diff);
+  try {
+    const diff = await get('drafts/' + id + '/diff');
+    if (!diff.changes) {
+      box.append(el('p', {class: 'muted'}, 'This draft changes nothing against the live rules.'));
+      return;
+    }
+    box.append(el('ul', {id: 'diff-words'}, diff.in_words.map(w => el('li', {}, w))));
+    for (const r of diff.rules) {
+      box.append(el('div', {class: 'diff-rule', 'data-rule': r.rule},
+        el('h4', {}, r.rule + ' (' + r.pack + ', ' + r.change + ')'),
+        r.cells ? el('ul', {}, r.cells.map(c => el('li', {}, c.column + ': ' + (c.before || '(empty)') + ' → ' + (c.after || '(empty)'))))
+          : el('div', {class: 'side-by-side'},
+            el('pre', {class: 'before', 'data-side': 'live'}, r.before === null ? '(not in the live rules)' : r.before),
+            el('pre', {class: 'after', 'data-side': 'draft'}, r.after === null ? '(removed by the draft)' : r.after))));
+    }
+  } catch (e) {
+    box.append(el('p', {class: 'muted'}, 'The change by rule needs a draft that compiles: ' + e.message));
   }
 }
 

@@ -7,8 +7,9 @@ import * as history from './history.js';
 import * as live from './live.js';
 import * as diagrams from './diagrams.js';
 import * as trials from './trials.js';
+import * as inbox from './inbox.js';
 
-const tabs = {rules, try: tryMsg, scenarios, drafts, history, trials, live, diagrams};
+const tabs = {rules, inbox, try: tryMsg, scenarios, drafts, history, trials, live, diagrams};
 const shown = new Set();
 
 /** The page's shared actions: tabs call each other through these (open an example in Try, ...). */
@@ -71,7 +72,11 @@ tokenInput.addEventListener('change', () => {
   setToken(tokenInput.value.trim());
   app.refreshRevision();
   app.refreshWho();
+  inbox.refresh();
 });
+// The inbox's count in the tab bar, and the header's revision, follow the server.
+setInterval(() => { inbox.refresh(); app.refreshRevision(); }, 10000);
+inbox.refresh();
 for (const b of document.querySelectorAll('#tabs button')) {
   b.addEventListener('click', () => app.show(b.dataset.tab));
 }

@@ -264,6 +264,16 @@ public final class Server implements AutoCloseable {
                     ? Trials.local(engine, config.data(), bench.trialDrafts(), bench.trialPromoter(), trialOptions)
                     : Trials.clustered(engine, config.data(), cluster, bench.trialDrafts(), bench.trialPromoter(), trialOptions);
             decisions.arms(trials.arms());
+            Trials running = trials;
+            bench.withRunningTrials(() -> {
+                com.fasterxml.jackson.databind.node.ArrayNode out = io.signalman.json.Json.array();
+                running.list().forEach(t -> {
+                    if ("running".equals(t.path("state").asText())) {
+                        out.add(t);
+                    }
+                });
+                return out;
+            });
             TrialMetrics.register(metrics, trials);
             HttpApi http = new HttpApi(decisions, metrics, config, guard, view).withPeople(people).withWorkbench(bench)
                     .withTrials(trials);

@@ -23,8 +23,9 @@ import org.openqa.selenium.WebElement;
 /**
  * Four eyes in a real browser, with {@code --approvals 1}: ana (an author) logs in with her token,
  * drafts a change to one rule and saves it; her activation is refused for want of an approval
- * (she is no operator either); bo (an approver) logs in and approves it with a note; cy (an
- * operator) logs in and activates it; the rule's timeline on the Rules tab names all three. The
+ * (she is no operator either), so she asks for review; bo (an approver) logs in, finds it waiting
+ * for him (counted in the tab bar), sees the change rule by rule and approves it with a note; cy
+ * (an operator) logs in, finds it waiting to be activated, and activates it; the rule's timeline on the Rules tab names all three. The
  * token lives in the page's session storage only: no cookie is ever set.
  */
 class ApprovalsBrowserTest {
@@ -77,15 +78,35 @@ class ApprovalsBrowserTest {
         browser.waitForText(By.id("activate-result"), "Refused (403");
         browser.shot("approvals-author");
 
-        // bo logs in and approves it with a note
-        logInAndOpen(bo, "signed in as bo (viewer, approver)", draft);
+        // ... so she asks for review, with a note
+        submitWithNote(By.id("review-note"), "one comment in the critical rule", By.id("review-request"));
+        browser.waitForText(By.id("draft-status"), "In review");
+
+        // bo logs in: the draft waits for him, counted in the tab bar; he opens it from there
+        logIn(bo, "signed in as bo (viewer, approver)");
+        browser.waitForText(By.cssSelector("#tabs button[data-tab=inbox]"), "Waiting for you (1)");
+        browser.click(By.cssSelector("#tabs button[data-tab=inbox]"));
+        browser.waitForText(By.id("inbox-review"), "ana asks for review");
+        browser.waitForText(By.id("inbox-review"), "one comment in the critical rule");
+        browser.click(By.cssSelector("#inbox-review button.open-draft[data-draft='" + draft + "']"));
+        browser.waitFor("the draft to open", d -> draft.equals(browser.js("return document.getElementById('draft-select').value"))
+                && !d.findElements(By.id("approvals-summary")).isEmpty() ? true : null);
+        // ... sees what it changes, rule by rule, and approves it with a note
+        browser.waitForText(By.id("diff-words"), "the rule \"" + RULE + "\" of broker is changed");
+        browser.waitForText(By.cssSelector("#draft-diff pre[data-side=draft]"), ADDED.strip());
+        browser.shot("review-diff");
         submitWithNote(By.id("verdict-note"), "the comment is right", By.id("approve-go"));
         browser.waitForText(By.id("approvals-summary"), "1 of 1 approval(s)");
         browser.waitForText(By.id("approvals-list"), "approved by bo");
         browser.shot("approvals-approved");
 
-        // cy logs in and activates it
-        logInAndOpen(cy, "signed in as cy (viewer, operator)", draft);
+        // cy logs in: the approved draft waits for him; he opens it from his inbox and activates it
+        logIn(cy, "signed in as cy (viewer, operator)");
+        browser.click(By.cssSelector("#tabs button[data-tab=inbox]"));
+        browser.waitForText(By.id("inbox-activate"), "draft " + draft + ": 1 of 1 approval(s)");
+        browser.click(By.cssSelector("#inbox-activate button.open-draft[data-draft='" + draft + "']"));
+        browser.waitFor("the draft to open", d -> draft.equals(browser.js("return document.getElementById('draft-select').value"))
+                && !d.findElements(By.id("approvals-summary")).isEmpty() ? true : null);
         submitWithNote(By.id("activate-note"), "a comment in the critical rule", By.id("activate-go"));
         browser.waitForText(By.id("draft-status"), "Activated as activation #1");
         browser.waitForText(By.id("notice"), "Activated as #1");
