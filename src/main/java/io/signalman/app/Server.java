@@ -72,6 +72,8 @@ public final class Server implements AutoCloseable {
     /** The control plane (this data directory, or the cluster's) and, in a cluster, the rules folder's mirror of it. */
     private final io.signalman.control.ControlStore control;
     private final io.signalman.workbench.RulesMirror mirror;
+    /** {@code --notify-webhook}, or null. */
+    private final io.signalman.notify.Webhook webhook;
     /** The data directory this server owns (its lock is released last, at close). */
     private final DataDir data;
     private final Storage storage;
@@ -86,7 +88,8 @@ public final class Server implements AutoCloseable {
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
                    ClusterState clusterState, DataDir data, Storage storage, Trials trials,
                    io.signalman.people.People people, io.signalman.control.ControlStore control,
-                   io.signalman.workbench.RulesMirror mirror) {
+                   io.signalman.workbench.RulesMirror mirror, io.signalman.notify.Webhook webhook) {
+        this.webhook = webhook;
         this.people = people;
         this.control = control;
         this.mirror = mirror;
@@ -166,6 +169,7 @@ public final class Server implements AutoCloseable {
         Trials trials = null;
         io.signalman.control.ControlStore control = null;
         io.signalman.workbench.RulesMirror mirror = null;
+        io.signalman.notify.Webhook webhook = null;
         try {
             // First of all: one owner per data directory, and a directory that is whole.
             data = DataDir.open(config.data(), config.acceptDataLoss());
@@ -178,6 +182,11 @@ public final class Server implements AutoCloseable {
             control = cluster == null ? new io.signalman.control.LocalControl(config.data(), writing) : cluster.control();
             people = io.signalman.people.People.open(control, config.data(), writing, config.people(), config.adminToken(),
                     workbench.adminTokenName(), workbench.readToken(), oidc, config.acceptDataLoss());
+            if (config.people().notifyWebhook() != null) {
+                webhook = new io.signalman.notify.Webhook(config.people().notifyWebhook(),
+                        cluster == null ? null : cluster.config().address()).follow(people.audit());
+                LOG.info("review hand-offs and activations are told to {} (--notify-webhook)", config.people().notifyWebhook());
+            }
             if (config.people().auditKey() == null) {
                 LOG.warn("the audit log is not keyed (no --audit-key-file): it guards against accidents only; anyone who "
                         + "can write {} can rewrite it and re-seal its chain unnoticed", config.data());
@@ -302,7 +311,7 @@ public final class Server implements AutoCloseable {
                     mirror != null ? mirror::handEdit : BundleWatcher.reloading(engine));
             engine.beforeEachLoad(watcher::reading);
             return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage,
-                    trials, people, control, mirror);
+                    trials, people, control, mirror, webhook);
         } catch (Exception e) {
             // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
@@ -324,6 +333,9 @@ public final class Server implements AutoCloseable {
             }
             if (clusterState != null) {
                 clusterState.close();
+            }
+            if (webhook != null) {
+                webhook.close();
             }
             if (people != null) {
                 people.close();
@@ -434,6 +446,9 @@ public final class Server implements AutoCloseable {
         }
         if (answers != null) {
             answers.close();
+        }
+        if (webhook != null) {
+            webhook.close();
         }
         people.close();
         closeControl(control, mirror);

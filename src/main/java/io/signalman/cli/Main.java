@@ -22,6 +22,7 @@ public final class Main {
                         SIGNALMAN_STATE_JDBC_USER/_PASSWORD or PGUSER/PGPASSWORD)]
                        [--workbench-token T] [--admin-token-name NAME] [--accept-data-loss]
                        [--approvals N (approvals by others a draft needs before activation; 0)]
+                       [--notify-webhook URL (a JSON event POSTed on each review request, verdict, activation, trial change)]
                        [--auth-failures-per-minute 20] [--token-hash-memory-kib 65536] [--token-hash-iterations 3]
                        [--oidc-issuer URL --oidc-audience ID --oidc-jwks FILE|https://URL
                         [--oidc-roles-claim roles] [--oidc-name-claim sub] [--oidc-leeway-s 30]]

@@ -28,7 +28,7 @@ final class ServeCommand {
             "admin-port", "cluster-host", "cluster-port", "members", "cluster-quorum", "state-retention", "state-idle-retention",
             "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
             "admin-token-name", "approvals", "token-hash-memory-kib", "token-hash-iterations", "auth-failures-per-minute",
-            "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s",
+            "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s", "notify-webhook",
             AuditKeyOption.FLAG);
     /** The flags that are on when given. */
     private static final Set<String> BOOLEANS = Set.of("cluster", "accept-data-loss", "bench-endpoints");
@@ -128,7 +128,9 @@ final class ServeCommand {
             }
             return d.withApprovals(a.getInt("approvals", 0)).withHashCost(cost).withOidc(oidc)
                     .withFailuresPerMinute(a.getInt("auth-failures-per-minute", PeopleConfig.DEFAULT_FAILURES_PER_MINUTE))
-                    .withAuditKey(AuditKeyOption.of(a, Path.of(a.get("data", "data"))));
+                    .withAuditKey(AuditKeyOption.of(a, Path.of(a.get("data", "data"))))
+                    .withNotifyWebhook(a.get("notify-webhook", null) == null ? null
+                            : io.signalman.notify.Webhook.check(java.net.URI.create(a.get("notify-webhook", null).strip())));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

@@ -14,7 +14,12 @@ package io.signalman.people;
  *                          or null (the log then guards against accidents only)
  */
 public record PeopleConfig(int approvals, HashCost hashCost, OidcConfig oidc, int failuresPerMinute, long auditRollBytes,
-                           AuditKey auditKey) {
+                           AuditKey auditKey, java.net.URI notifyWebhook) {
+
+    public PeopleConfig(int approvals, HashCost hashCost, OidcConfig oidc, int failuresPerMinute, long auditRollBytes,
+                        AuditKey auditKey) {
+        this(approvals, hashCost, oidc, failuresPerMinute, auditRollBytes, auditKey, null);
+    }
 
     public static final int DEFAULT_FAILURES_PER_MINUTE = 20;
     public static final int MAX_APPROVALS = 10;
@@ -36,27 +41,32 @@ public record PeopleConfig(int approvals, HashCost hashCost, OidcConfig oidc, in
     }
 
     public PeopleConfig withApprovals(int n) {
-        return new PeopleConfig(n, hashCost, oidc, failuresPerMinute, auditRollBytes, auditKey);
+        return new PeopleConfig(n, hashCost, oidc, failuresPerMinute, auditRollBytes, auditKey, notifyWebhook);
     }
 
     public PeopleConfig withHashCost(HashCost c) {
-        return new PeopleConfig(approvals, c, oidc, failuresPerMinute, auditRollBytes, auditKey);
+        return new PeopleConfig(approvals, c, oidc, failuresPerMinute, auditRollBytes, auditKey, notifyWebhook);
     }
 
     public PeopleConfig withOidc(OidcConfig o) {
-        return new PeopleConfig(approvals, hashCost, o, failuresPerMinute, auditRollBytes, auditKey);
+        return new PeopleConfig(approvals, hashCost, o, failuresPerMinute, auditRollBytes, auditKey, notifyWebhook);
     }
 
     public PeopleConfig withFailuresPerMinute(int n) {
-        return new PeopleConfig(approvals, hashCost, oidc, n, auditRollBytes, auditKey);
+        return new PeopleConfig(approvals, hashCost, oidc, n, auditRollBytes, auditKey, notifyWebhook);
     }
 
     public PeopleConfig withAuditRollBytes(long b) {
-        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, b, auditKey);
+        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, b, auditKey, notifyWebhook);
+    }
+
+    /** {@code --notify-webhook URL}: where review hand-offs and activations are told (null: nowhere). */
+    public PeopleConfig withNotifyWebhook(java.net.URI url) {
+        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, auditRollBytes, auditKey, url);
     }
 
     public PeopleConfig withAuditKey(AuditKey k) {
-        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, auditRollBytes, k);
+        return new PeopleConfig(approvals, hashCost, oidc, failuresPerMinute, auditRollBytes, k, notifyWebhook);
     }
 
     @Override

@@ -25,6 +25,7 @@ class LayersTest {
             List.of("datadir"),
             List.of("control"),
             List.of("people"),
+            List.of("notify"),
             List.of("engine.tables", "engine.explain"),
             List.of("engine"),
             List.of("decisionlog"),
