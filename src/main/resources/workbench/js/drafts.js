@@ -214,6 +214,26 @@ function showStatus(d) {
   }
 }
 
+/**
+ * Another person (or another tab) changed a draft: its status line and the list follow; the
+ * open file in the editor is never redrawn under what someone types.
+ */
+export async function refreshStatus(id) {
+  if (!ui) return;
+  await listDrafts(null, true);
+  if (!current.draft || (id && id !== current.draft)) return;
+  try {
+    const d = await get('drafts/' + current.draft);
+    current.meta = d;
+    showStatus(d);
+    const closed = d.status === 'activated' || d.status === 'discarded';
+    ui.save.disabled = closed;
+    ui.discard.disabled = closed;
+  } catch (e) {
+    // shown at the next action
+  }
+}
+
 /** The author's hand-off: a note, and the draft waits in every approver's inbox until its content changes. */
 function askForReview(d) {
   const note = el('input', {id: 'review-note', type: 'text', size: 50, placeholder: 'what the reviewer should look at (optional)'});

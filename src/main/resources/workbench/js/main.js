@@ -74,9 +74,54 @@ tokenInput.addEventListener('change', () => {
   app.refreshWho();
   inbox.refresh();
 });
-// The inbox's count in the tab bar, and the header's revision, follow the server.
-setInterval(() => { inbox.refresh(); app.refreshRevision(); }, 10000);
+// The inbox's count in the tab bar, and the header's revision, follow the server: its event stream
+// (a fetch stream, which carries the token, as EventSource cannot), and a look every minute besides.
+setInterval(() => { inbox.refresh(); app.refreshRevision(); }, 60000);
 inbox.refresh();
+follow();
+
+async function follow() {
+  for (;;) {
+    try {
+      const headers = {'Accept': 'text/event-stream'};
+      if (token()) headers['Authorization'] = 'Bearer ' + token();
+      const res = await fetch('api/events', {headers, credentials: 'omit'});
+      if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
+      const reader = res.body.getReader();
+      const text = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const {value, done} = await reader.read();
+        if (done) break;
+        buffer += text.decode(value, {stream: true});
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = (frame.match(/^event: (.*)$/m) || [])[1];
+          const data = (frame.match(/^data: (.*)$/m) || [])[1];
+          if (type && data) onEvent(type, JSON.parse(data));
+        }
+      }
+    } catch (e) {
+      // the server restarted, or the token changed: follow again shortly
+    }
+    await new Promise(r => setTimeout(r, 3000));
+  }
+}
+
+function onEvent(type, data) {
+  if (type === 'activation') {
+    app.refreshRevision();
+    inbox.refresh();
+    if (shown.has('drafts') && drafts.refreshStatus) drafts.refreshStatus(data.draft);
+  } else if (type === 'review' || type === 'draft') {
+    inbox.refresh();
+    if (shown.has('drafts') && drafts.refreshStatus) drafts.refreshStatus(data.draft);
+  } else if (type === 'trial' || type === 'trials') {
+    inbox.refresh();
+  }
+}
 for (const b of document.querySelectorAll('#tabs button')) {
   b.addEventListener('click', () => app.show(b.dataset.tab));
 }

@@ -47,6 +47,12 @@ final class Drafts {
     private final DraftStore store;
     private final Revisions revisions;
     private final DraftRecords records = new DraftRecords();
+    /** Told of each draft that changed here (created, saved, discarded, asked for review, activated). */
+    private volatile java.util.function.Consumer<String> changed = id -> { };
+
+    void onChange(java.util.function.Consumer<String> listener) {
+        this.changed = listener;
+    }
 
     Drafts(DraftStore store, Revisions revisions) {
         this.store = store;
@@ -89,6 +95,7 @@ final class Drafts {
             }
         } while (true);
         prune(ids);
+        changed.accept(id);
         return id;
     }
 
@@ -179,6 +186,7 @@ final class Drafts {
         if (!store.replace(id, before, after)) {
             throw DraftRecords.changed(draft(id).record(), version);
         }
+        changed.accept(id);
     }
 
     /** Closes the draft as discarded: kept to be read, never changed again. */
@@ -235,7 +243,11 @@ final class Drafts {
         for (int attempt = 0; attempt < 20; attempt++) {
             Draft d = draft(id);
             ObjectNode next = edit.apply(d.record().deepCopy());
-            if (next == null || store.replace(id, d, new Draft(next, d.files()))) {
+            if (next == null) {
+                return;
+            }
+            if (store.replace(id, d, new Draft(next, d.files()))) {
+                changed.accept(id);
                 return;
             }
         }

@@ -62,6 +62,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     private final TrialHooks trialHooks;
     private final StoppedRevisions stopped;
     private final Inbox inbox;
+    private final Events events;
     private final RecentTraffic recent;
     private volatile java.util.function.Function<String, ArrayNode> members;
     private volatile ClusterTraffic traffic;
@@ -99,6 +100,8 @@ public final class Workbench implements io.signalman.http.ApiModule {
         this.search = new DecisionSearch(decisionLog);
         this.trialHooks = new TrialHooks(engine, drafts, activations, fourEyes);
         this.inbox = new Inbox(drafts, fourEyes, draftHandlers::live);
+        this.events = new Events(people.audit());
+        drafts.onChange(events::draft);
         decisions.tap(lastFired::record);
         decisions.breaches().onQuarantine(new Quarantine(engine, activations)::apply);
     }
@@ -154,6 +157,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     /** The running trials, for an operator's inbox. */
     public Workbench withRunningTrials(java.util.function.Supplier<JsonNode> running) {
         inbox.trials(running);
+        events.trials(running);
         return this;
     }
 
@@ -212,6 +216,8 @@ public final class Workbench implements io.signalman.http.ApiModule {
                 () -> ruleHistory(ctx)));
         // The same timeline in the service API's namespace, for scripts and other tools.
         router.get(RuleHistory.PATH).handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> ruleHistory(ctx)));
+        router.get(API + "/events").handler(access::read).handler(events::handle);
+        events.start(api.vertx(), workers);
         router.get(API + "/inbox").handler(access.write(Role.VIEWER)).handler(ctx -> work(ctx, workers, 200,
                 () -> inbox.of(who(ctx))));
         router.get(API + "/me").handler(access::read).handler(ctx -> work(ctx, workers, 200, () -> me(ctx)));

@@ -188,6 +188,36 @@ class ReviewFlowApiTest {
         assertEquals(403, send("POST", "/workbench/api/activations/1/emergency-revert", "{\"note\": \"x\"}", ana).statusCode());
     }
 
+    /** The event stream tells a page of review requests, verdicts and activations as they happen. */
+    @Test
+    void theEventStreamTellsAPageOfReviewsAndActivations() throws Exception {
+        java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        var stream = client.sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + server.port()
+                + "/workbench/api/events")).header("authorization", "Bearer " + bo).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofLines());
+        var response = stream.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals("text/event-stream", response.headers().firstValue("content-type").orElse(""));
+        Thread reader = new Thread(() -> response.body().forEach(lines::add));
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+            edit(id, "    // told as it happens\n", ana);
+            ok(send("POST", "/workbench/api/drafts/" + id + "/request-review", "{\"note\": \"a look\"}", ana), 200);
+            ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine\"}", bo), 200);
+            ok(send("POST", "/workbench/api/drafts/" + id + "/activate", "{\"note\": \"told\"}", cy), 200);
+            Await.until(Duration.ofSeconds(10), "the review, the verdict and the activation to be told", () -> {
+                String all = String.join("\n", lines);
+                return all.contains("\"action\":\"review_requested\"") && all.contains("\"action\":\"draft_approved\"")
+                        && all.contains("event: activation") && all.contains("event: draft");
+            });
+            assertTrue(String.join("\n", lines).contains("\"draft\":\"" + id + "\""));
+        } finally {
+            response.body().close();
+        }
+    }
+
     private static JsonNode inbox(String token) throws Exception {
         return ok(send("GET", "/workbench/api/inbox", null, token), 200);
     }
