@@ -58,8 +58,9 @@ export async function show(arg) {
     form.input.value = json(arg.input);
     form.state.value = arg.state_before ? json(arg.state_before) : '';
     form.origin.textContent = arg.decision_id ? 'Decision ' + arg.decision_id + ', logged ' + new Date(arg.at).toLocaleString() +
-      ' with rules ' + (arg.rules_revision || '').slice(0, 19) + '…, decided again here with the live rules' +
-      (form.draft.value ? ' and the draft' : '') + '.' : '';
+      ' with rules ' + (arg.rules_revision || '').slice(0, 19) + '…: what happened, beside what the live rules' +
+      (form.draft.value ? ' and the draft' : '') + ' answer today.' : '';
+    logged = arg.decision_id ? {id: arg.decision_id, input: form.input.value} : null;
     decide();
   } else {
     form.origin.textContent = '';
@@ -106,10 +107,14 @@ async function loadExamples() {
 function pick(i) {
   const x = examples[i];
   if (!x) return;
+  logged = null;
   form.input.value = json(x.input);
   form.state.value = x.state_before ? json(x.state_before) : '';
   form.origin.textContent = '';
 }
+
+/** The logged decision Try was opened on (its id and message as shown), or null. */
+let logged = null;
 
 async function decide() {
   clear(form.out).append(el('p', {class: 'muted'}, 'Deciding…'));
@@ -121,13 +126,27 @@ async function decide() {
     clear(form.out).append(el('p', {class: 'error'}, 'The message is not valid JSON: ' + e.message));
     return;
   }
+  // A logged decision, its message untouched: asked by its id, so the answer holds what was recorded.
+  const fromLog = logged && form.input.value === logged.input;
+  if (fromLog) body = {decision_id: logged.id};
   if (form.draft.value) body.draft = form.draft.value;
   if (form.whyNot.value) body.why_not = form.whyNot.value;
   const seq = ++asked;
   try {
     const r = await call('POST', 'try', body);
     if (seq !== asked) return;
-    const columns = el('div', {class: 'columns'}, column('Live rules', r.live, null, 'live'));
+    const columns = el('div', {class: 'columns'});
+    let verdict = null;
+    if (r.recorded) {
+      const n = r.differences.length;
+      verdict = el('p', {id: 'try-recorded-verdict', class: n ? 'notice error' : 'notice ok'}, n
+        ? 'Today\'s live rules answer differently from what happened: ' + r.differences.map(x => x.field).join(', ') +
+          (n === 1 ? ' differs.' : ' differ.')
+        : 'Today\'s live rules answer as was recorded.');
+      columns.append(column('What happened (logged ' + new Date(r.recorded.at).toLocaleString() + ')', r.recorded.decision, null,
+        'recorded'));
+    }
+    columns.append(column(r.recorded ? 'The live rules today' : 'Live rules', r.live, r.recorded ? r.recorded.decision : null, 'live'));
     if (r.draft) columns.append(column('Draft ' + form.draft.value, r.draft, r.live, 'draft'));
     if (r.draft_error) {
       // The live result always shows; a draft that does not compile says why beside it.
@@ -135,7 +154,7 @@ async function decide() {
         el('p', {class: 'error'}, r.draft_error.message + '.'),
         el('ul', {class: 'problems'}, r.draft_error.errors.map(x => el('li', {class: 'error'}, x.file + ':' + x.line + ': ' + x.message)))));
     }
-    clear(form.out).append(columns);
+    clear(form.out).append(verdict || '', columns);
   } catch (e) {
     if (seq !== asked) return;
     clear(form.out).append(el('p', {class: 'error'}, e.message),

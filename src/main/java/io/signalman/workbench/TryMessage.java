@@ -22,6 +22,26 @@ final class TryMessage {
     private TryMessage() {
     }
 
+    /** Fields that tell a decision apart from another made of the same input: not differences of the answer. */
+    private static final java.util.Set<String> OWN = java.util.Set.of("decision_id", "at", "rules_revision", "revision", "elapsed_us",
+            "elapsed_ms", "explain", "rules_fired", "trace", "values_read");
+
+    /**
+     * What differs between a logged decision and today's answer to the same input: each answer
+     * field recorded, with the recorded value and today's (none: the same answer).
+     */
+    static com.fasterxml.jackson.databind.node.ArrayNode differences(JsonNode recorded, JsonNode today) {
+        com.fasterxml.jackson.databind.node.ArrayNode out = Json.array();
+        recorded.fieldNames().forEachRemaining(f -> {
+            if (!OWN.contains(f) && !recorded.get(f).equals(today.get(f))) {
+                ObjectNode d = out.addObject().put("field", f);
+                d.set("recorded", recorded.get(f));
+                d.set("today", today.get(f) == null ? Json.MAPPER.nullNode() : today.get(f));
+            }
+        });
+        return out;
+    }
+
     static ObjectNode run(JsonNode body, RuleBundle live, RuleBundle draft) {
         String packName = body.path("pack").asText("");
         DecisionPack<?, ?> pack = Packs.named(packName).orElseThrow(() -> new WorkbenchException(400, "unknown_pack",

@@ -293,6 +293,17 @@ public final class Workbench implements io.signalman.http.ApiModule {
      */
     private JsonNode tryMessage(RoutingContext ctx) throws Exception {
         JsonNode req = bodyJson(ctx);
+        ObjectNode recorded = null;
+        if (req.path("decision_id").isTextual()) {
+            // A logged decision: tried again as it was made (its input, its state before), beside what was recorded.
+            recorded = logged(req.path("decision_id").asText());
+            ObjectNode asked = ((ObjectNode) req).deepCopy();
+            asked.put("pack", recorded.path("pack").asText());
+            asked.set("input", recorded.get("input"));
+            asked.set("state_before", recorded.get("state_before"));
+            asked.remove("decision_id");
+            req = asked;
+        }
         String draftId = req.path("draft").isTextual() && !req.path("draft").asText().isEmpty() ? req.path("draft").asText() : null;
         BundleFiles files = draftId == null ? null : drafts.files(draftId);
         String why = files == null ? null : stopped.why(files);
@@ -310,12 +321,30 @@ public final class Workbench implements io.signalman.http.ApiModule {
             }
             throw e;
         }
+        if (recorded != null) {
+            out.set("recorded", recorded);
+            out.set("differences", TryMessage.differences(recorded.path("decision"), out.path("live")));
+        }
         if (draft != null && !draft.ok()) {
             out.set("draft_error", Json.object().put("draft", draftId).put("message", "draft " + draftId + " has "
                     + draft.errors().size() + " error(s), so it decides nothing until they are fixed")
                     .set("errors", Checks.errors(draft.errors())));
         }
         return out;
+    }
+
+    /** The logged decision {@code id} (every member's log in a cluster); 404 when no log holds it. */
+    private ObjectNode logged(String id) {
+        if (id.length() > 200) {
+            throw new WorkbenchException(400, "invalid_input", "\"decision_id\" is a logged decision's id");
+        }
+        ObjectNode found = traffic == null ? search.find(id, null, null, null, 1) : traffic.find(id, null, null, null, 1);
+        JsonNode d = found.path("decisions").path(0);
+        if (!d.isObject()) {
+            throw new WorkbenchException(404, "unknown_decision", "no decision log " + (traffic == null ? "" : "of any member ")
+                    + "holds decision \"" + id + "\"");
+        }
+        return ((ObjectNode) d).deepCopy();
     }
 
     /**

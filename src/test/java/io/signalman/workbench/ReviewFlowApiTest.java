@@ -218,6 +218,22 @@ class ReviewFlowApiTest {
         }
     }
 
+    /** Try on a logged decision answers with what was recorded beside today's answer, and what differs. */
+    @Test
+    void tryOnALoggedDecisionShowsWhatWasRecordedBesideTodaysAnswer() throws Exception {
+        JsonNode routed = ok(send("POST", "/v1/broker/route", "{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": "
+                + "\"normal\"}, \"type\": \"event\", \"subtype\": \"trade.executed\"}", null), 200);
+        String id = routed.path("decision_id").asText();
+        Await.until(Duration.ofSeconds(10), "the decision to be in the log", () -> send("GET",
+                "/workbench/api/decisions?decision_id=" + id, null, ADMIN).body().contains(id));
+        JsonNode tried = ok(send("POST", "/workbench/api/try", "{\"decision_id\": \"" + id + "\"}", null), 200);
+        assertEquals(id, tried.path("recorded").path("decision_id").asText());
+        assertEquals(routed.path("primary_recipients"), tried.path("recorded").path("decision").path("primary_recipients"));
+        assertEquals(routed.path("primary_recipients"), tried.path("live").path("primary_recipients"), tried.toString());
+        assertEquals(0, tried.path("differences").size(), "the same rules decide the same: " + tried.path("differences"));
+        assertEquals(404, send("POST", "/workbench/api/try", "{\"decision_id\": \"no-such-decision\"}", null).statusCode());
+    }
+
     private static JsonNode inbox(String token) throws Exception {
         return ok(send("GET", "/workbench/api/inbox", null, token), 200);
     }

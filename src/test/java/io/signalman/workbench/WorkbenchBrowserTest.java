@@ -298,6 +298,9 @@ class WorkbenchBrowserTest {
         browser.shot("live");
         row.click();
         browser.waitForText(By.id("try-origin"), "Decision " + id);
+        // What happened beside today's answer, and a sentence that says whether they differ
+        browser.waitForText(By.cssSelector("#try-out [data-side=recorded] .decided-by"), "trade messages go to VP Trading");
+        browser.waitForText(By.id("try-recorded-verdict"), "answer as was recorded");
         browser.waitForText(By.cssSelector("#try-out [data-side=live] .decided-by"), "trade messages go to VP Trading");
         select(By.id("try-why-not"), "critical messages go to openclaw and knox");
         browser.waitForText(By.cssSelector("#try-out [data-side=live] .why-not"), "priority == \"critical\" was false");
