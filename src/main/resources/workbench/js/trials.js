@@ -25,7 +25,7 @@ export function init(section, a) {
     mode: el('select', {id: 'trial-mode'}, el('option', {value: 'shadow'}, 'shadow (clients keep the live answer)'),
       el('option', {value: 'canary'}, 'canary (a share of senders get the draft)')),
     percent: el('input', {id: 'trial-percent', type: 'number', min: 0, max: 100, step: 'any', value: 100}),
-    maxDivergence: el('input', {id: 'trial-max-divergence', type: 'number', min: 0, max: 1, step: 'any', placeholder: 'none'}),
+    maxDivergence: el('input', {id: 'trial-max-divergence', type: 'number', min: 0, max: 100, step: 'any', placeholder: 'none'}),
     minDecisions: el('input', {id: 'trial-min-decisions', type: 'number', min: 1, step: 1, placeholder: '100'}),
     start: el('button', {id: 'trial-start', class: 'primary'}, 'Start the trial'),
     out: el('p', {id: 'trial-start-out', class: 'muted'}),
@@ -38,7 +38,7 @@ export function init(section, a) {
       'trial by itself; promote goes through the same gate and record as an activation.'),
     el('div', {class: 'form'}, el('label', {}, 'Draft ', form.draft), el('label', {}, 'Mode ', form.mode),
       el('label', {}, 'Percent ', form.percent)),
-    el('div', {class: 'form'}, el('label', {}, 'Stop when the divergence rate passes ', form.maxDivergence),
+    el('div', {class: 'form'}, el('label', {}, 'Stop when the draft disagrees on more than (%) ', form.maxDivergence),
       el('label', {}, 'once this many comparisons were made ', form.minDecisions), form.start),
     form.out, view);
 }
@@ -70,7 +70,7 @@ async function start() {
   const body = {draft: form.draft.value, mode: form.mode.value};
   if (body.mode === 'canary') body.percent = Number(form.percent.value);
   if (form.maxDivergence.value !== '') {
-    body.stop = {max_divergence_rate: Number(form.maxDivergence.value)};
+    body.stop = {max_divergence_rate: Number(form.maxDivergence.value) / 100};
     if (form.minDecisions.value !== '') body.stop.min_decisions = Number(form.minDecisions.value);
   }
   form.start.disabled = true;
@@ -115,29 +115,67 @@ async function refresh() {
   if (t.state === 'running' && !root.hidden) timer = setTimeout(refresh, POLL_MS);
 }
 
+/**
+ * Shows the trial. The parts that move (state, figures, arms, divergences, violations) are drawn
+ * again at each poll; the operator's controls are drawn once per trial and state, so what a
+ * person types or ticks there is never wiped by the figures coming in.
+ */
 function render(t) {
+  if (view.dataset.trial !== t.id || view.dataset.state !== t.state) {
+    view.dataset.trial = t.id;
+    view.dataset.state = t.state;
+    clear(view).append(el('h3', {}, 'Trial ' + t.id), el('div', {id: 'trial-moving'}), actions(t));
+  }
   const arm = a => t.arms[a];
-  clear(view).append(
-    el('h3', {}, 'Trial ' + t.id),
+  const moving = clear(document.getElementById('trial-moving'));
+  moving.append(
     el('p', {id: 'trial-state', 'data-state': t.state}, el('strong', {}, t.state), ' · ', t.mode + (t.mode === 'canary' ? ' at ' + t.percent + '%' : ''),
       ' · draft ' + t.draft + ' · started ' + when(t.started_at), t.stop_reason ? el('span', {class: 'error'}, ' · ' + t.stop_reason) : ''),
-    el('p', {id: 'trial-figures'}, el('span', {class: 'comparisons'}, t.comparisons + ' comparisons'), ', ',
+    el('p', {id: 'trial-words'}, inWords(t)),
+    el('p', {id: 'trial-figures', class: 'muted'}, el('span', {class: 'comparisons'}, t.comparisons + ' comparisons'), ', ',
       el('span', {class: 'diverged'}, t.diverged + ' diverged'), ', agreement ',
       el('span', {class: 'agreement'}, t.agreement_rate === null || t.agreement_rate === undefined ? '–'
         : (100 * t.agreement_rate).toFixed(1) + '%'), ', ' + t.fallbacks + ' fallback(s) to the live answer, ' + t.shadow_dropped + ' dropped (queue full)'),
-    el('table', {class: 'fields', id: 'trial-arms'}, el('thead', {}, el('tr', {}, ['arm', 'decisions', 'answered', 'errors',
-      'past deadline', 'p50 ms', 'p99 ms'].map(h => el('th', {}, h)))),
-    el('tbody', {}, ['live', 'candidate'].map(a => el('tr', {'data-arm': a}, el('th', {}, a), el('td', {}, arm(a).decisions),
-      el('td', {class: 'answered'}, arm(a).answered), el('td', {}, arm(a).errors), el('td', {}, arm(a).deadline_exceeded),
-      el('td', {}, arm(a).latency_ms.p50), el('td', {}, arm(a).latency_ms.p99))))),
-    actions(t),
-    el('h4', {}, 'Divergences'),
+    el('table', {class: 'fields', id: 'trial-arms'}, el('thead', {}, el('tr', {}, ['rules', 'messages decided', 'answers sent',
+      'errors', 'past deadline', 'typical time (median)', 'slowest 1 in 100'].map(h => el('th', {}, h)))),
+    el('tbody', {}, ['live', 'candidate'].map(a => el('tr', {'data-arm': a}, el('th', {}, a === 'live' ? 'live rules' : 'the draft'),
+      el('td', {}, arm(a).decisions), el('td', {class: 'answered'}, arm(a).answered), el('td', {}, arm(a).errors),
+      el('td', {}, arm(a).deadline_exceeded), el('td', {}, millis(arm(a).latency_ms.p50)), el('td', {}, millis(arm(a).latency_ms.p99)))))),
+    el('h4', {}, 'Where the draft answers differently'),
     t.divergences.length ? el('div', {id: 'trial-divergences'}, t.divergences.map(g => group(t, g)))
-      : el('p', {class: 'muted'}, 'None so far.'),
-    t.invariant_violations.length ? el('h4', {}, 'Invariants broken on the candidate') : '',
-    t.invariant_violations.map(v => el('div', {class: 'violation'}, el('p', {}, el('strong', {}, v.invariant), ' (' + v.pack + '), ' +
-      v.count + ' time(s): ' + v.example.message), el('details', {}, el('summary', {}, 'smallest failing input'),
-      el('pre', {}, json(v.example.smallest_input))))));
+      : el('p', {class: 'muted'}, 'Nowhere so far.'),
+    ...(t.invariant_violations.length ? [el('h4', {}, 'Rules of the pack the draft broke (invariants)'),
+      el('div', {id: 'trial-violations'}, t.invariant_violations.map(v => violation(t, v)))] : []));
+}
+
+/** The figures as a person reads them. */
+function inWords(t) {
+  const c = t.comparisons;
+  const pct = (n, of) => of ? ' (' + Math.round(100 * n / of) + '%)' : '';
+  let words = c ? 'The draft disagrees with the live rules on ' + t.diverged + ' of ' + c + ' messages' + pct(t.diverged, c) + '.'
+    : 'No message compared yet.';
+  if (t.mode === 'canary') {
+    const mine = t.arms.candidate.answered;
+    const all = mine + t.arms.live.answered;
+    words += ' The canary answers ' + mine + ' of ' + all + ' messages' + pct(mine, all) + ': senders are assigned whole, so ' +
+      'the share of messages differs from ' + t.percent + '%.';
+  } else {
+    words += ' In shadow every client keeps the live answer: the draft answers no one.';
+  }
+  return words;
+}
+
+function millis(ms) {
+  return ms === null || ms === undefined ? '–' : ms < 1 ? 'under 1 ms' : ms + ' ms';
+}
+
+function violation(t, v) {
+  const x = v.example || {};
+  return el('div', {class: 'violation', 'data-invariant': v.invariant},
+    el('p', {}, 'The draft broke "', el('strong', {}, v.invariant), '" (' + v.pack + ') ' + v.count + ' time(s): ' + (x.message || '') + '. ',
+      el('button', {class: 'small open-in-try', on: {click: () => app.show('try', {pack: v.pack, input: x.smallest_input || x.input,
+        draft: t.draft})}}, 'Open in Try')),
+    el('details', {}, el('summary', {}, 'the smallest message that breaks it'), el('pre', {}, json(x.smallest_input || x.input))));
 }
 
 function group(t, g) {
@@ -151,23 +189,66 @@ function group(t, g) {
         rules_revision: x.live && x.live.rules_revision})}}, 'Open in Try')))));
 }
 
+/** A button that asks to be clicked again before it acts: promote and abort are not undone by a slip. */
+function confirming(id, label, run) {
+  const b = el('button', {id});
+  let armed = null;
+  const reset = () => { b.textContent = label; b.classList.remove('danger'); armed = null; };
+  reset();
+  b.addEventListener('click', async () => {
+    if (!armed) {
+      b.textContent = 'Click again to ' + label.toLowerCase();
+      b.classList.add('danger');
+      armed = setTimeout(reset, 8000);
+      return;
+    }
+    clearTimeout(armed);
+    reset();
+    await run();
+  });
+  return b;
+}
+
 function actions(t) {
-  if (t.state !== 'running' && t.state !== 'stopped') return '';
-  const out = el('span', {id: 'trial-action-out', class: 'muted'});
-  const note = el('input', {type: 'text', id: 'trial-note', placeholder: 'why promote (required)'});
+  if (t.state !== 'running' && t.state !== 'stopped') return el('div', {id: 'trial-actions'});
+  const out = el('p', {id: 'trial-action-out', class: 'muted'});
+  const note = el('input', {type: 'text', id: 'trial-note', size: 40, placeholder: 'why promote, or why abort (required to promote)'});
   const accept = el('input', {type: 'checkbox', id: 'trial-accept'});
+  const mode = el('select', {id: 'trial-change-mode'}, el('option', {value: 'shadow'}, 'shadow'), el('option', {value: 'canary'}, 'canary'));
+  mode.value = t.mode;
+  const percent = el('input', {id: 'trial-change-percent', type: 'number', min: 0, max: 100, step: 'any', value: t.percent});
+  const fail = e => {
+    out.textContent = 'Refused (' + e.status + '): ' + e.message;
+    out.className = 'error';
+  };
+  const change = el('button', {id: 'trial-change'}, 'Change');
+  change.addEventListener('click', async () => {
+    const body = {mode: mode.value};
+    if (mode.value === 'canary') body.percent = Number(percent.value);
+    try {
+      const after = await v1('PATCH', '/' + encodeURIComponent(t.id), body);
+      out.textContent = 'Now ' + after.mode + (after.mode === 'canary' ? ' at ' + after.percent + '%' : '') + '.';
+      out.className = 'ok';
+      refresh();
+    } catch (e) {
+      fail(e);
+    }
+  });
   const act = (what, body) => async () => {
     try {
       await v1('POST', '/' + encodeURIComponent(t.id) + '/' + what, body());
+      out.textContent = what === 'promote' ? 'Promoted: the draft is live.' : 'Aborted: every message is decided by the live rules.';
+      out.className = 'ok';
       app.refreshRevision();
       refresh();
     } catch (e) {
-      out.textContent = 'Refused (' + e.status + '): ' + e.message;
-      out.className = 'error';
+      fail(e);
     }
   };
-  return el('div', {class: 'form'}, note, el('label', {}, accept, ' accept golden-history changes'),
-    el('button', {id: 'trial-promote', class: 'primary', on: {click: act('promote', () => ({note: note.value,
-      accept_golden_changes: accept.checked}))}}, 'Promote'),
-    el('button', {id: 'trial-abort', on: {click: act('abort', () => ({reason: 'aborted from the workbench'}))}}, 'Abort'), out);
+  const canary = t.state === 'running' ? el('div', {class: 'form'}, el('label', {}, 'Run as ', mode),
+    el('label', {}, 'share of senders (%) ', percent), change) : '';
+  return el('div', {id: 'trial-actions'}, canary,
+    el('div', {class: 'form'}, note, el('label', {}, accept, ' accept the golden history\'s changes (see the impact)'),
+      confirming('trial-promote', 'Promote', act('promote', () => ({note: note.value, accept_golden_changes: accept.checked}))),
+      confirming('trial-abort', 'Abort', act('abort', () => ({reason: note.value || 'aborted from the workbench'})))), out);
 }

@@ -363,12 +363,61 @@ class WorkbenchBrowserTest {
         browser.waitForText(By.cssSelector("#try-out [data-side=live] table.fields"), "vp-trading");
         browser.waitForText(By.cssSelector("#try-out [data-side=draft] table.fields"), "vp-engineering");
 
-        // When it is aborted from the tab, it is over and no trial runs
+        // The figures read as sentences
         browser.click(By.cssSelector("#tabs button[data-tab=trials]"));
+        browser.waitForText(By.id("trial-words"), "The draft disagrees with the live rules on 4 of 4 messages (100%)");
+
+        // When the operator moves it to a 20% canary by clicks, at a person's pace
+        select(By.id("trial-change-mode"), "canary");
+        WebElement percent = browser.driver.findElement(By.id("trial-change-percent"));
+        percent.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+        percent.sendKeys("20");
+        Thread.sleep(1_000);
+        assertEquals("20", percent.getDomProperty("value"), "what a person types survives the figures coming in");
+        browser.click(By.id("trial-change"));
+        browser.waitForText(By.id("trial-state"), "canary at 20%");
+        browser.waitForText(By.id("trial-words"), "senders are assigned whole, so the share of messages differs from 20%");
+
+        // ... and aborts it with a reason, confirmed by a second click
+        WebElement note = browser.driver.findElement(By.id("trial-note"));
+        note.sendKeys("the desk wants another week");
+        Thread.sleep(1_000);
+        assertEquals("the desk wants another week", note.getDomProperty("value"));
+        browser.click(By.id("trial-abort"));
+        browser.waitForText(By.id("trial-abort"), "Click again to abort");
+        assertTrue(server.server().trials().runningHere(), "one click aborts nothing");
         browser.click(By.id("trial-abort"));
         browser.waitForText(By.id("trial-state"), "aborted");
         assertFalse(server.server().trials().runningHere());
         workbench("DELETE", "drafts/" + draft, null);
+
+        // A candidate that breaks an invariant on live traffic is refused promotion, the invariant named on screen
+        String widened = Json.parse(workbench("POST", "drafts", null)).get("id").asText();
+        String text = draftFile(widened, "broker/routing.drl");
+        workbench("PUT", "drafts/" + widened + "/file?path=broker/routing.drl", Json.write(Json.object().put("version", 1)
+                .put("text", text.replace("    Message( priority == \"critical\" )\n",
+                        "    Message( priority == \"critical\" || priority == \"high\" )\n"))));
+        browser.driver.navigate().refresh();
+        browser.click(By.cssSelector("#tabs button[data-tab=trials]"));
+        select(By.id("trial-draft"), widened);
+        select(By.id("trial-mode"), "shadow");
+        browser.click(By.id("trial-start"));
+        browser.waitForText(By.id("trial-state"), "running");
+        route("{\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"high\"}, \"type\": \"event\", "
+                + "\"subtype\": \"memory.committed\"}");
+        browser.waitForText(By.id("trial-violations"), "memory commits routed by subtype never fan out");
+        browser.driver.findElement(By.id("trial-note")).sendKeys("high is critical too");
+        browser.driver.findElement(By.id("trial-accept")).click();
+        browser.click(By.id("trial-promote"));
+        browser.click(By.id("trial-promote"));
+        browser.waitForText(By.id("trial-action-out"), "Refused (409)");
+        browser.waitForText(By.id("trial-action-out"), "memory commits routed by subtype never fan out");
+        browser.shot("trial-refused");
+        assertFalse(browser.driver.findElement(By.tagName("body")).getText().contains("[object"), "no object shown as text");
+        browser.click(By.id("trial-abort"));
+        browser.click(By.id("trial-abort"));
+        browser.waitForText(By.id("trial-state"), "aborted");
+        workbench("DELETE", "drafts/" + widened, null);
         assertNoAlert();
         assertNoPolicyViolations();
     }
