@@ -43,6 +43,26 @@ function approvalsPanel(draft, redraw) {
       el('button', {id: 'reject-go', class: 'danger', on: {click: verdict('reject')}}, 'Reject')), out);
 }
 
+/**
+ * What the operator is asked to accept: the golden history's changes from the draft's last impact
+ * run (any role may run it), or a word that none was run over this content yet.
+ */
+function goldenChanges(draft) {
+  const impact = draft.impact;
+  const golden = impact && !impact.stale && impact.report && impact.report.golden_history;
+  if (!golden) {
+    return el('p', {id: 'activate-golden', class: 'muted'}, 'No impact was run over the draft as it is now: run it above to see ' +
+      'which recorded decisions of the golden history would change before you accept them.');
+  }
+  const groups = golden.groups || golden.changes || [];
+  if (!golden.changed) {
+    return el('p', {id: 'activate-golden', class: 'ok'}, 'The golden history replays unchanged (' + golden.records + ' decisions).');
+  }
+  return el('div', {id: 'activate-golden'}, el('p', {}, golden.changed + ' of the golden history\'s ' + golden.records +
+    ' recorded decisions would change:'), el('ul', {}, groups.map(g => el('li', {}, (g.from_rule || g.from) + ' → ' +
+    (g.to_rule || g.to) + ': ' + g.count + ' decision(s)'))));
+}
+
 export function activationForm(draft, app, done, redraw) {
   return el('div', {}, approvalsPanel(draft, redraw), activationOnly(draft, app, done));
 }
@@ -84,6 +104,7 @@ function activationOnly(draft, app, done) {
       'replay unchanged (or its changes be accepted here, on the record) and every invariant must hold. ',
       'The files are then written into the rules folder, the change is recorded with your note, and this draft is closed.'),
     el('label', {class: 'block'}, 'Note', note),
-    el('label', {}, accept, ' The golden-history changes shown by the impact are intended: record the new decisions'),
+    goldenChanges(draft),
+    el('label', {}, accept, ' The golden-history changes shown here are intended: record the new decisions'),
     el('div', {class: 'toolbar'}, go), out);
 }

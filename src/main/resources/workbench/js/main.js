@@ -43,6 +43,8 @@ export const app = {
     try {
       const me = await get('me');
       who.textContent = me.user ? 'signed in as ' + me.user + ' (' + me.roles.join(', ') + ')' : 'reading without a token';
+      roles = new Set(me.user ? me.roles || [] : []);
+      gateButtons(document.body);
     } catch (e) {
       who.textContent = e.status === 403 ? 'this token is not valid' : '';
     }
@@ -57,6 +59,33 @@ export const app = {
     }
   },
 };
+
+/** The signed-in person's roles (empty: reading without a token). */
+let roles = new Set();
+const NEEDS = {
+  'draft-new': 'author', 'draft-discard': 'author', 'draft-save': 'author', 'draft-add-file': 'author', 'review-request': 'author',
+  'approve-go': 'approver', 'reject-go': 'approver', 'activate-go': 'operator', 'trial-start': 'operator',
+  'trial-change': 'operator', 'trial-promote': 'operator', 'trial-abort': 'operator',
+};
+
+/** Buttons a role cannot use are disabled, saying which role they need (the server refuses them anyway). */
+function gateButtons(root) {
+  for (const [id, role] of Object.entries(NEEDS)) {
+    const b = root.querySelector ? root.querySelector('#' + id) : null;
+    if (!b) continue;
+    const may = roles.has(role) || roles.has('admin');
+    if (!may) {
+      b.disabled = true;
+      b.title = 'needs the ' + role + ' role' + (roles.size ? '' : ': enter your token above');
+      b.dataset.gated = role;
+    } else if (b.dataset.gated) {
+      b.disabled = false;
+      b.title = '';
+      delete b.dataset.gated;
+    }
+  }
+}
+new MutationObserver(() => gateButtons(document.body)).observe(document.body, {childList: true, subtree: true});
 
 /** Sets a tab up once, shown or not (another tab may need its work: a grid saves through the drafts). */
 function ensure(name) {

@@ -66,7 +66,7 @@ export async function show() {
         'timeline'))));
     root.append(el('h3', {}, 'Pack ' + pack.name),
       el('p', {class: 'muted'}, 'Files: ' + pack.files.join(', ')),
-      table(['#', 'Rule and why', 'Phase', 'Salience', 'Where', 'Fired', 'Last fired', '', 'History'], rows));
+      table(['#', 'Rule and why', 'Phase', 'Salience', 'Where', 'Fired since this server started', 'Last fired (decision log)', '', 'History'], rows));
   }
   root.append(panel);
   const loose = data.warnings.length;

@@ -164,12 +164,18 @@ async function decide() {
 
 const META = new Set(['decision_id', 'rules_revision', 'rule', 'reason', 'rules_fired', 'explain', 'why_not']);
 
+/** A decision no rule made, in words: the pack's default, named. */
+function defaultWords(d) {
+  const to = d.agent || d.model || d.action || d.next_state || d.next_agent || (d.primary_recipients || [])[0];
+  return 'no rule matched' + (to ? ': the default, ' + to : '');
+}
+
 function column(title, d, other, side) {
   const fields = Object.entries(d).filter(([k]) => !META.has(k));
   const changed = k => other && JSON.stringify(other[k]) !== JSON.stringify(d[k]);
   return el('div', {class: 'column decision', 'data-side': side},
     el('h3', {}, title),
-    el('p', {}, 'Decided by ', el('strong', {class: 'decided-by'}, d.rule || '(no rule)')),
+    el('p', {}, d.rule ? 'Decided by ' : '', el('strong', {class: 'decided-by'}, d.rule || defaultWords(d))),
     el('p', {class: 'reason'}, d.reason ? 'because ' + d.reason : ''),
     el('table', {class: 'fields'}, el('tbody', {}, fields.map(([k, v]) =>
       el('tr', {class: changed(k) ? 'changed' : ''}, el('th', {}, k), el('td', {}, JSON.stringify(v)))))),

@@ -208,11 +208,13 @@ class WorkbenchBrowserTest {
         browser.shot("try");
         browser.click(By.cssSelector("#tabs button[data-tab=drafts]"));
 
-        // Without the token, activation is refused.
+        // Without the token, the activate button is disabled and says why (the server would refuse it: 401).
         typeToken("");
         browser.driver.findElement(By.id("activate-note")).sendKeys("Trades go to the CFO from today (finance reorg)");
-        browser.click(By.id("activate-go"));
-        browser.waitForText(By.id("activate-result"), "Refused (401");
+        browser.waitFor("the activate button to say what it needs", d -> {
+            WebElement go = d.findElement(By.id("activate-go"));
+            return !go.isEnabled() && String.valueOf(go.getDomAttribute("title")).contains("enter your token") ? true : null;
+        });
 
         // With it, the gate refuses until the golden-history changes are accepted, then activates.
         typeToken(TOKEN);
