@@ -64,15 +64,30 @@ function activation(a, newest) {
       out.className = 'outcome error';
     }
   });
+  // An operator's emergency: this one activation undone at once, without approvals, marked emergency.
+  const emergency = el('button', {class: 'small emergency-revert', 'data-seq': a.seq}, 'Undo this activation now (emergency)');
+  emergency.addEventListener('click', async () => {
+    try {
+      const r = await call('POST', 'activations/' + a.seq + '/emergency-revert', {note: note.value, accept_golden_changes: accept.checked});
+      out.textContent = 'Undone as activation #' + r.seq + ', marked emergency: now ' + r.new_revision;
+      out.className = 'outcome ok';
+      app.refreshRevision();
+      show();
+    } catch (e) {
+      out.textContent = 'Refused (' + e.status + '): ' + e.message;
+      out.className = 'outcome error';
+    }
+  });
   const undoes = a.rollback_undoes || [];
   return el('div', {class: 'activation', 'data-seq': a.seq},
     el('h3', {}, '#' + a.seq + ' ' + a.kind + ' by ' + a.who + ', ' + when(a.at)),
     el('p', {}, el('strong', {}, 'Note: '), a.note),
     el('p', {class: 'muted'}, a.old_revision + ' → ' + a.new_revision),
-    el('p', {}, 'Golden history: ' + a.impact.golden_records + ' replayed, ' + a.impact.golden_changes_accepted + ' change(s) accepted'),
-    a.diff.map(d => el('details', {open: newest}, el('summary', {}, d.file + ' (' + d.status + ')'), diff(d.diff))),
+    a.impact ? el('p', {}, 'Golden history: ' + a.impact.golden_records + ' replayed, ' + a.impact.golden_changes_accepted +
+      ' change(s) accepted') : el('p', {class: 'muted'}, a.kind === 'seed' ? 'The rules the cluster started from.' : ''),
+    (a.diff || []).map(d => el('details', {open: newest}, el('summary', {}, d.file + ' (' + d.status + ')'), diff(d.diff))),
     el('div', {class: 'form'}, revert, out),
-    el('div', {class: 'form rollback-form'}, note, el('label', {}, accept, ' accept golden-history changes'), back,
+    el('div', {class: 'form rollback-form'}, note, el('label', {}, accept, ' accept golden-history changes'), back, emergency,
       el('span', {class: undoes.length ? 'warn rollback-undoes' : 'muted rollback-undoes'}, undoes.length
         ? 'This also undoes the later ' + undoes.map(u => '#' + u.seq + ' (' + u.note + ')').join(', ') + '.'
         : 'No later activation: this undoes only #' + a.seq + '.')));

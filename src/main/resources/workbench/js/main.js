@@ -37,6 +37,10 @@ export const app = {
     ensure('drafts');
     return drafts.saveFile(path, text);
   },
+  /** Whether the signed-in person holds {@code role} (admin holds every one). */
+  has(role) {
+    return roles.has(role) || roles.has('admin');
+  },
   /** Who the token belongs to, and what they may do: shown beside the token box. */
   async refreshWho() {
     const who = document.getElementById('who');

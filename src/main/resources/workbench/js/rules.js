@@ -36,6 +36,30 @@ async function timeline(pack, rule) {
   }
 }
 
+/** An author edits the rule in a draft; everyone else reads the live file, read-only, at the rule's line. */
+async function openRule(r) {
+  if (app.has('author')) {
+    app.show('drafts', {file: r.file, line: r.line});
+    return;
+  }
+  let f;
+  try {
+    f = await get('live/file?path=' + encodeURIComponent(r.file));
+  } catch (e) {
+    app.notice(e.message, 'error');
+    return;
+  }
+  const lines = f.text.split('\n');
+  const view = el('div', {id: 'live-file', class: 'live-file'}, el('h3', {}, r.file + ' (the live rules, read-only)'),
+    el('pre', {}, lines.map((l, i) => el('span', {class: i + 1 === r.line ? 'at-line' : '', 'data-line': i + 1},
+      String(i + 1).padStart(4) + '  ' + l + '\n'))));
+  const old = document.getElementById('live-file');
+  if (old) old.remove();
+  root.prepend(view);
+  const at = view.querySelector('.at-line');
+  if (at) at.scrollIntoView({block: 'center'});
+}
+
 export async function show() {
   clear(root).append(el('p', {class: 'muted'}, 'Loading the rules as they run…'));
   let data;
@@ -57,7 +81,7 @@ export async function show() {
         r.warnings.map(w => el('div', {class: 'warning'}, 'warning, line ' + w.line + ': ' + w.message))),
       el('td', {}, r.phase, el('br'), el('span', {class: 'muted'}, r.kind + (r.group ? ' (' + r.group + ')' : ''))),
       el('td', {class: 'num'}, String(r.salience)),
-      el('td', {}, el('a', {href: '#', class: 'file', on: {click: ev => { ev.preventDefault(); app.show('drafts', {file: r.file, line: r.line}); }}},
+      el('td', {}, el('a', {href: '#', class: 'file', on: {click: ev => { ev.preventDefault(); openRule(r); }}},
         r.file + ':' + r.line)),
       el('td', {class: 'num'}, String(r.fired)),
       el('td', {}, when(r.last_fired)),

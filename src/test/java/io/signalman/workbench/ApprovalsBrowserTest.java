@@ -122,6 +122,20 @@ class ApprovalsBrowserTest {
         assertContains(timeline.getText(), "written by ana", "approved by bo (\"the comment is right\")", "+" + ADDED);
         browser.shot("rule-timeline");
 
+        // cy, no author, opens the rule's file from the Rules tab: the live file, read-only, at the rule's line
+        browser.click(By.cssSelector("#tabs button[data-tab=rules]"));
+        WebElement fileLink = browser.waitFor("the rule's file link", d -> d.findElements(By.cssSelector("#tab-rules tr")).stream()
+                .filter(tr -> tr.getText().contains(RULE)).findFirst().map(tr -> tr.findElement(By.cssSelector("a.file"))).orElse(null));
+        fileLink.click();
+        browser.waitForText(By.id("live-file"), "the live rules, read-only");
+        browser.waitForText(By.cssSelector("#live-file .at-line"), "rule \"" + RULE + "\"");
+
+        // ... and undoes the activation alone, as an emergency, from the Activations tab
+        browser.click(By.cssSelector("#tabs button[data-tab=history]"));
+        submitWithNote(By.cssSelector(".activation[data-seq='1'] .rollback-note"), "the desk asked to undo it",
+                By.cssSelector(".activation[data-seq='1'] button.emergency-revert"));
+        browser.waitForText(By.cssSelector("#tab-history"), "#2 revert by cy");
+
         assertFalse(browser.driver.manage().getCookies().iterator().hasNext(), "no token, and nothing else, in a cookie");
     }
 
