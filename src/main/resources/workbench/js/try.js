@@ -194,7 +194,9 @@ function whyNot(w) {
     w.constraints ? constraints(w.constraints) : '');
 }
 
+/** Each constraint as an analyst says it, the raw form one click away (or the raw form alone, when it has no words). */
 function constraints(list) {
   return el('ul', {class: 'constraints'}, list.map(c => el('li', {class: c.result === true ? 'held' : c.result === false ? 'failed' : 'unknown'},
-    el('code', {}, c.text || c.constraint))));
+    c.words ? [el('span', {class: 'words'}, c.words), ' ', el('details', {class: 'raw'}, el('summary', {}, 'as written'),
+      el('code', {}, c.text || c.constraint))] : el('code', {}, c.text || c.constraint))));
 }

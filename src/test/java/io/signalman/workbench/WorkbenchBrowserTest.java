@@ -305,7 +305,7 @@ class WorkbenchBrowserTest {
         browser.waitForText(By.id("try-recorded-verdict"), "answer as was recorded");
         browser.waitForText(By.cssSelector("#try-out [data-side=live] .decided-by"), "trade messages go to VP Trading");
         select(By.id("try-why-not"), "critical messages go to openclaw and knox");
-        browser.waitForText(By.cssSelector("#try-out [data-side=live] .why-not"), "priority == \"critical\" was false");
+        browser.waitForText(By.cssSelector("#try-out [data-side=live] .why-not"), "the priority is critical: no (priority is \"normal\")");
         browser.waitForText(By.cssSelector("#try-out [data-side=live] li.status-fired ul.constraints"), "trade.");
         browser.js("arguments[0].scrollIntoView()", browser.driver.findElement(By.cssSelector("#try-out [data-side=live] .why-not")));
         browser.shot("try-why-not");

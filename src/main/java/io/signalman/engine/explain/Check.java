@@ -64,6 +64,25 @@ public record Check(String pattern, String constraint, int line, Boolean result,
             n.put("note", note);
         }
         n.put("text", sentence());
+        n.put("words", words());
         return n;
+    }
+
+    /**
+     * The constraint as an analyst says it, with its outcome: "the priority is critical: no (the
+     * priority is "high")". Null when the constraint's form has no words here (the raw text stands).
+     */
+    public String words() {
+        String said = Phrases.of(constraint);
+        if (said == null) {
+            return null;
+        }
+        StringBuilder s = new StringBuilder(said).append(": ").append(result == null ? "not known (" + note + ")" : result ? "yes" : "no");
+        if (result != null && !values.isEmpty()) {
+            s.append(" (").append(values.entrySet().stream().map(e -> e.getKey() + " is " + Values.show(e.getValue()))
+                    .collect(Collectors.joining(", "))).append(facts > 1 ? ", for the first of " + facts + " " + pattern + " facts" : "")
+                    .append(')');
+        }
+        return s.toString();
     }
 }
