@@ -229,6 +229,11 @@ export async function refreshStatus(id) {
     const closed = d.status === 'activated' || d.status === 'discarded';
     ui.save.disabled = closed;
     ui.discard.disabled = closed;
+    // The approvals and the activation form follow too (a verdict given elsewhere shows at once), unless
+    // someone is typing in them: a typed activation note is kept across the redraw, a focused field is never taken.
+    if (!ui.activate.contains(document.activeElement)) {
+      clear(ui.activate).append(activationForm(d, app, rec => afterActivation(rec), showDraft));
+    }
   } catch (e) {
     // shown at the next action
   }
