@@ -140,29 +140,25 @@ final class DraftHandlers {
         return n;
     }
 
-    /** {@code POST activations/{seq}/emergency-revert} {@code {"note"}}: an operator undoes one activation at once. */
-    ObjectNode emergencyRevert(String seq, JsonNode req, Principal by) {
-        int n;
+    /** An activation's number as the path gives it; 404 for anything else. */
+    private static int activation(String seq) {
         try {
-            n = Integer.parseInt(seq);
+            return Integer.parseInt(seq);
         } catch (NumberFormatException e) {
             throw new WorkbenchException(404, "unknown_activation", "there is no activation #" + (seq.length() > 20
                     ? seq.substring(0, 20) : seq));
         }
-        return Revert.emergency(activations, n, live(), by, req.path("note").asText(null),
+    }
+
+    /** {@code POST activations/{seq}/emergency-revert} {@code {"note"}}: an operator undoes one activation at once. */
+    ObjectNode emergencyRevert(String seq, JsonNode req, Principal by) {
+        return Revert.emergency(activations, activation(seq), live(), by, req.path("note").asText(null),
                 req.path("accept_golden_changes").asBoolean(false));
     }
 
     /** {@code POST activations/{seq}/revert}: a new draft, answered with it and the merge. */
     ObjectNode revert(String seq, Principal by) {
-        int n;
-        try {
-            n = Integer.parseInt(seq);
-        } catch (NumberFormatException e) {
-            throw new WorkbenchException(404, "unknown_activation", "there is no activation #" + (seq.length() > 20
-                    ? seq.substring(0, 20) : seq));
-        }
-        ObjectNode merge = Revert.run(activations.log(), drafts, n, live(), by.name());
+        ObjectNode merge = Revert.run(activations.log(), drafts, activation(seq), live(), by.name());
         ObjectNode out = show(merge.get("draft").asText());
         out.set("revert", merge);
         return out;
