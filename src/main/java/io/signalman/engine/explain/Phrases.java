@@ -30,6 +30,15 @@ final class Phrases {
         if (constraint == null || constraint.length() > 2_000) {
             return null;
         }
+        try {
+            return said(constraint);
+        } catch (RuntimeException e) {
+            // Words are a courtesy: a form this reads wrongly leaves the raw text, never fails an explanation.
+            return null;
+        }
+    }
+
+    private static String said(String constraint) {
         List<String> parts = new ArrayList<>();
         for (String alternative : split(constraint.strip(), "||")) {
             List<String> all = new ArrayList<>();
@@ -47,7 +56,7 @@ final class Phrases {
 
     private static String one(String c) {
         if (c.startsWith("(") && c.endsWith(")")) {
-            return of(c.substring(1, c.length() - 1));
+            return said(c.substring(1, c.length() - 1));
         }
         Matcher call = CALL.matcher(c);
         if (call.matches() && split(call.group(3), ",").stream().allMatch(a -> a.isBlank() || ARG.matcher(a.strip()).matches())) {
@@ -86,6 +95,9 @@ final class Phrases {
             return value(path);
         }
         String[] parts = path.split("\\.");
+        if (parts.length == 0 || parts[parts.length - 1].isEmpty()) {
+            throw new IllegalArgumentException("no field in " + path);
+        }
         if (parts.length == 2 && parts[0].startsWith("$")) {
             return "the " + owner(parts[0]) + "'s " + words(parts[1]);
         }

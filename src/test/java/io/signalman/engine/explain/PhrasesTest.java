@@ -25,5 +25,8 @@ class PhrasesTest {
         assertNull(Phrases.of("eval( 1 + 1 == 2 )"));
         assertNull(Phrases.of("x ~~ y"));
         assertNull(Phrases.of("a".repeat(2_001)));
+        // A path of dots alone (the signals pack's explain met one): the raw text, never an exception
+        assertNull(Phrases.of(". == \"x\""));
+        assertNull(Phrases.of("$ == "));
     }
 }
