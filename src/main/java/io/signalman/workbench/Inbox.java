@@ -47,21 +47,21 @@ final class Inbox {
             if (status.closed()) {
                 continue;
             }
-            BundleFiles files = drafts.files(id);
-            Approvals.Standing standing = fourEyes.standing(id, files.revision());
+            String hash = contentHash(id, meta);
+            Approvals.Standing standing = fourEyes.standing(id, hash);
             List<String> authors = DraftRecords.authors(meta);
             boolean mine = authors.stream().anyMatch(who::sameAs);
             if (who.has(Role.APPROVER) && status == DraftStatus.IN_REVIEW && !mine
                     && standing.approvals().stream().noneMatch(v -> who.sameAs(v.user()))
                     && standing.rejections().stream().noneMatch(v -> who.sameAs(v.user()))) {
-                review.add(item(meta, status, files, standing));
+                review.add(item(meta, status, hash, standing));
             }
             if (who.has(Role.OPERATOR) && status != DraftStatus.OUT_OF_DATE && standing.ok()
                     && (!standing.approvals().isEmpty() || status == DraftStatus.IN_REVIEW)) {
-                activate.add(item(meta, status, files, standing));
+                activate.add(item(meta, status, hash, standing));
             }
             if (mine && !standing.rejections().isEmpty()) {
-                ObjectNode r = item(meta, status, files, standing);
+                ObjectNode r = item(meta, status, hash, standing);
                 Approvals.Verdict last = standing.rejections().get(standing.rejections().size() - 1);
                 r.put("rejected_by", last.user()).put("rejection_note", last.note()).put("rejected_at", last.at());
                 rejected.add(r);
@@ -79,9 +79,29 @@ final class Inbox {
         return out;
     }
 
-    private static ObjectNode item(ObjectNode meta, DraftStatus status, BundleFiles files, Approvals.Standing standing) {
+    /**
+     * A draft's content hash, kept by its version: an inbox read by every open page must not hash
+     * every draft's files each time (a draft may hold 4 MiB).
+     */
+    private String contentHash(String id, ObjectNode meta) {
+        long version = meta.path("version").asLong(1);
+        String[] kept = hashes.get(id);
+        if (kept != null && kept[0].equals(Long.toString(version))) {
+            return kept[1];
+        }
+        String hash = drafts.files(id).revision();
+        if (hashes.size() > 1_000) {
+            hashes.clear();
+        }
+        hashes.put(id, new String[] {Long.toString(version), hash});
+        return hash;
+    }
+
+    private final java.util.Map<String, String[]> hashes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static ObjectNode item(ObjectNode meta, DraftStatus status, String hash, Approvals.Standing standing) {
         ObjectNode n = Json.object().put("draft", meta.path("id").asText()).put("status", status.wire())
-                .put("content_hash", files.revision()).put("created_by", meta.path("created_by").asText(null));
+                .put("content_hash", hash).put("created_by", meta.path("created_by").asText(null));
         JsonNode review = meta.get("review");
         if (review != null) {
             n.put("requested_by", review.path("requested_by").asText(null)).put("review_note", review.path("note").asText(null))
