@@ -183,14 +183,21 @@ function column(title, d, other, side) {
     el('h4', {}, 'Why, and why not'),
     el('ol', {class: 'explain'}, (d.explain || []).map(x => el('li', {class: 'status-' + x.status},
       el('span', {class: 'badge'}, x.status), ' ', el('span', {class: 'rule-name'}, x.rule), ' ',
-      el('span', {class: 'muted'}, x.file + ':' + x.line), el('div', {class: 'why'}, x.why),
+      el('span', {class: 'muted'}, x.file + ':' + x.line), el('div', {class: 'why', title: x.why}, whyInWords(x)),
       x.constraints ? constraints(x.constraints) : ''))));
+}
+
+/** A rule's "why" as an analyst says it: the constraint that failed, in words, when it has them. */
+function whyInWords(x) {
+  const failed = x.failed && x.failed.words ? x.failed : (x.constraints || []).find(c => c.result === false && c.words);
+  return failed && x.status === 'not-matched' ? 'did not match: ' + failed.words + (x.reason ? ' (it applies when ' + x.reason + ')' : '')
+    : x.why;
 }
 
 /** The answer to "why not this rule": how it took part, and each of its constraints with the values read. */
 function whyNot(w) {
   return el('div', {class: 'why-not'}, el('h4', {}, 'Why not "' + w.rule + '"'),
-    el('p', {}, w.status ? el('span', {class: 'badge'}, w.status) : '', ' ', w.why),
+    el('p', {title: w.why}, w.status ? el('span', {class: 'badge'}, w.status) : '', ' ', whyInWords(w)),
     w.constraints ? constraints(w.constraints) : '');
 }
 
