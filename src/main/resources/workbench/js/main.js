@@ -1,4 +1,4 @@
-import {get, token, setToken} from './api.js';
+import {get, token, setToken, stream} from './api.js';
 import * as rules from './rules.js';
 import * as tryMsg from './try.js';
 import * as scenarios from './scenarios.js';
@@ -113,34 +113,9 @@ setInterval(() => { inbox.refresh(); app.refreshRevision(); }, 60000);
 inbox.refresh();
 follow();
 
-async function follow() {
-  for (;;) {
-    try {
-      const headers = {'Accept': 'text/event-stream'};
-      if (token()) headers['Authorization'] = 'Bearer ' + token();
-      const res = await fetch('api/events', {headers, credentials: 'omit'});
-      if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
-      const reader = res.body.getReader();
-      const text = new TextDecoder();
-      let buffer = '';
-      for (;;) {
-        const {value, done} = await reader.read();
-        if (done) break;
-        buffer += text.decode(value, {stream: true});
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const type = (frame.match(/^event: (.*)$/m) || [])[1];
-          const data = (frame.match(/^data: (.*)$/m) || [])[1];
-          if (type && data) onEvent(type, JSON.parse(data));
-        }
-      }
-    } catch (e) {
-      // the server restarted, or the token changed: follow again shortly
-    }
-    await new Promise(r => setTimeout(r, 3000));
-  }
+/** Follows the event stream (api.js's reader, which carries the token), again 3 s after it ends. */
+function follow() {
+  stream('events', (type, data) => onEvent(type, JSON.parse(data)), () => setTimeout(follow, 3000));
 }
 
 function onEvent(type, data) {
