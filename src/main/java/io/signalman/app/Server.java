@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
 public final class Server implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Server.class);
+    /** Who stops a trial that stops by itself, in the audit log. */
+    private static final io.signalman.people.Principal TRIALS = new io.signalman.people.Principal("signalman",
+            java.util.EnumSet.noneOf(io.signalman.people.Role.class), "trial");
 
     private final Vertx vertx;
     private final Engine engine;
@@ -273,6 +276,11 @@ public final class Server implements AutoCloseable {
                     ? Trials.local(engine, config.data(), bench.trialDrafts(), bench.trialPromoter(), trialOptions)
                     : Trials.clustered(engine, config.data(), cluster, bench.trialDrafts(), bench.trialPromoter(), trialOptions);
             decisions.arms(trials.arms());
+            io.signalman.people.People audited = people;
+            // A trial that stops by itself (a limit tripped, the live rules changed) is an act of the server's: in the
+            // audit log, so the webhook tells the team and the operator's inbox shows it.
+            trials.onStopped((id, reason) -> audited.record(TRIALS, "trial_stopped", io.signalman.json.Json.object().put("trial", id)
+                    .put("note", reason)));
             Trials running = trials;
             bench.withRunningTrials(() -> {
                 com.fasterxml.jackson.databind.node.ArrayNode out = io.signalman.json.Json.array();

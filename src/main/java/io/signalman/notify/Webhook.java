@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class Webhook implements AutoCloseable {
 
     static final Set<String> ACTIONS = Set.of("review_requested", "draft_approved", "draft_rejected", "activated", "rolled_back",
-            "reverted", "quarantined", "trial_promoted", "trial_started", "trial_changed", "trial_aborted");
+            "reverted", "quarantined", "trial_promoted", "trial_started", "trial_changed", "trial_stopped", "trial_aborted");
     static final int QUEUE = 1000;
     static final int ATTEMPTS = 5;
     private static final Logger LOG = LoggerFactory.getLogger(Webhook.class);

@@ -71,6 +71,11 @@ record Trial(String id, String draft, Mode mode, double percent, StopLimits stop
         return next(mode, percent, stop, State.STOPPED, reason, Instant.now().toString(), promotedAs, "stopped: " + reason);
     }
 
+    /** Running again after a stop, from the stopped state only (the caller checks). */
+    Trial resumed(String event) {
+        return next(mode, percent, stop, State.RUNNING, null, null, promotedAs, event);
+    }
+
     Trial aborted(String reason) {
         return next(mode, percent, stop, State.ABORTED, reason, endedAt == null ? Instant.now().toString() : endedAt,
                 promotedAs, "aborted" + (reason == null ? "" : ": " + reason));

@@ -21,7 +21,7 @@ final class TrialRequests {
     }
 
     /** {@code PATCH /v1/trials/{id}}: what changes; null fields stay. */
-    record Change(Trial.Mode mode, Double percent, StopLimits stop, boolean stopGiven) {
+    record Change(Trial.Mode mode, Double percent, StopLimits stop, boolean stopGiven, Trial.State state, String reason) {
     }
 
     /** {@code POST /v1/trials/{id}/promote}. */
@@ -46,12 +46,29 @@ final class TrialRequests {
     }
 
     static Change change(JsonNode body) throws InputException {
-        Fields f = Fields.of(body, "", Set.of("mode", "percent", "stop"));
+        Fields f = Fields.of(body, "", Set.of("mode", "percent", "stop", "state", "reason"));
         boolean stopGiven = body != null && body.has("stop");
-        if (!f.has("mode") && !f.has("percent") && !stopGiven) {
-            throw new InputException("", "send what changes: percent, stop (null for none) or mode");
+        String state = f.text("state", false, 20);
+        String reason = f.text("reason", false, MAX_NOTE);
+        if (state != null) {
+            // Stop or resume is a change of its own: a person pausing a trial changes nothing else by it.
+            if (f.has("mode") || f.has("percent") || stopGiven) {
+                throw new InputException("state", "stop or resume a trial on its own, then change its mode, percent or limits");
+            }
+            return switch (state) {
+                case "stopped" -> new Change(null, null, null, false, Trial.State.STOPPED, reason);
+                case "running" -> new Change(null, null, null, false, Trial.State.RUNNING, reason);
+                default -> throw new InputException("state", "state must be \"stopped\" (stop the trial for now) or \"running\""
+                        + " (resume a stopped one)");
+            };
         }
-        return new Change(mode(f, false), f.number("percent", 0, 100), StopLimits.parse(f.get("stop"), "stop"), stopGiven);
+        if (reason != null) {
+            throw new InputException("reason", "a reason goes with a change of state (stopped or running)");
+        }
+        if (!f.has("mode") && !f.has("percent") && !stopGiven) {
+            throw new InputException("", "send what changes: percent, stop (null for none), mode, or state (stopped or running)");
+        }
+        return new Change(mode(f, false), f.number("percent", 0, 100), StopLimits.parse(f.get("stop"), "stop"), stopGiven, null, null);
     }
 
     static Promote promote(JsonNode body) throws InputException {

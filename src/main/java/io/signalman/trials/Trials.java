@@ -98,6 +98,14 @@ public final class Trials implements AutoCloseable {
                 data.resolve("trials").resolve("log"), options, cluster.nodeId());
     }
 
+    /** Told once, by the node that recorded it, when a trial stops by itself (a limit, a reload). */
+    private volatile java.util.function.BiConsumer<String, String> stopped = (id, reason) -> { };
+
+    /** {@code listener(trial id, reason)} on each trial that stops by itself: the server audits it (and so tells the webhook). */
+    public void onStopped(java.util.function.BiConsumer<String, String> listener) {
+        this.stopped = listener;
+    }
+
     /** What the decision service calls for every decision. */
     public Arms arms() {
         return arms;
@@ -162,6 +170,12 @@ public final class Trials implements AutoCloseable {
      */
     public synchronized ObjectNode change(String id, JsonNode body) throws InputException {
         TrialRequests.Change c = TrialRequests.change(body);
+        if (c.state() == Trial.State.STOPPED) {
+            return pause(id, c.reason());
+        }
+        if (c.state() == Trial.State.RUNNING) {
+            return resume(id, c.reason());
+        }
         Trial t = update(id, before -> {
             if (!before.running()) {
                 throw new Refused(Refused.Kind.CONFLICT, "trial_not_running", "trial " + id + " is " + before.state().wire()
@@ -191,6 +205,83 @@ public final class Trials implements AutoCloseable {
             r.trial = t;
         }
         return view(t);
+    }
+
+    /**
+     * {@code PATCH} {@code {"state": "stopped"}}: a person stops the trial for now; every request is
+     * decided by the live rules, the figures so far are kept, and it may be resumed, promoted or aborted.
+     */
+    private ObjectNode pause(String id, String reason) {
+        Trial t = update(id, before -> {
+            if (!before.running()) {
+                throw new Refused(Refused.Kind.CONFLICT, "trial_not_running", "trial " + id + " is " + before.state().wire()
+                        + "; only a running trial stops");
+            }
+            return before.stopped(STOPPED_BY_PERSON + (reason == null ? "" : ": " + reason));
+        });
+        Running r = arms.running();
+        if (r != null && r.id().equals(id)) {
+            arms.stop(r);
+        }
+        endHere(id);
+        LOG.info("trial {} stopped by a person{}", id, reason == null ? "" : ": " + reason);
+        return view(t);
+    }
+
+    /**
+     * {@code PATCH} {@code {"state": "running"}}: a stopped trial runs again beside the same live
+     * rules, its candidate compiled again from the files it kept; the figures go on from where
+     * they were (this run's are published beside the earlier ones). Refused when the live rules
+     * changed since (the comparison would mix two baselines: start a new trial), and a canary needs
+     * the approvals it needed to start.
+     */
+    private ObjectNode resume(String id, String reason) {
+        Trial t = find(id);
+        if (t.state() != Trial.State.STOPPED) {
+            throw new Refused(Refused.Kind.CONFLICT, "trial_not_stopped", "trial " + id + " is " + t.state().wire()
+                    + "; only a stopped trial resumes");
+        }
+        store.all().stream().filter(o -> o.running() && !o.id().equals(id)).findFirst().ifPresent(o -> {
+            throw running(o);
+        });
+        Prepared p = prepare(t, engine.bundle());
+        if (p.why() != null) {
+            throw new Refused(Refused.Kind.CONFLICT, "trial_cannot_resume", "trial " + id + " cannot resume: " + p.why()
+                    + "; start a new trial of the draft instead");
+        }
+        if (t.mode() == Trial.Mode.CANARY) {
+            drafts.approvedForCanary(t.draft(), t.candidateRevision());
+        }
+        Trial resumed = update(id, before -> {
+            if (before.state() != Trial.State.STOPPED) {
+                throw new Refused(Refused.Kind.CONFLICT, "trial_not_stopped", "trial " + id + " is " + before.state().wire()
+                        + "; only a stopped trial resumes");
+            }
+            return before.resumed(RESUMED_BY_PERSON + (reason == null ? "" : ": " + reason));
+        });
+        endHere(id);
+        run(new Running(resumed, p.candidate(), new Tally(), figuresKey(node, resumed)));
+        LOG.info("trial {} resumed by a person ({} at {}%){}", id, resumed.mode().wire(), resumed.percent(),
+                reason == null ? "" : ": " + reason);
+        return view(resumed);
+    }
+
+    static final String STOPPED_BY_PERSON = "stopped by an operator";
+    static final String RESUMED_BY_PERSON = "resumed by an operator";
+
+    /**
+     * The key a node publishes a run's figures under: the node's name, and after the k-th resume
+     * "node (resumed k)", so that the figures of every run of the trial add up instead of the
+     * newest replacing the older.
+     */
+    static String figuresKey(String node, Trial t) {
+        int k = 0;
+        for (JsonNode e : t.events()) {
+            if (e.path("event").asText().startsWith(RESUMED_BY_PERSON)) {
+                k++;
+            }
+        }
+        return k == 0 ? node : node + " (resumed " + k + ")";
     }
 
     /**
@@ -365,7 +456,7 @@ public final class Trials implements AutoCloseable {
         Map<String, ObjectNode> byNode = store.figures(t.id());
         Running r = arms.running();
         if (r != null && r.id().equals(t.id())) {
-            byNode.put(node, snapshot(r));
+            byNode.put(r.node, snapshot(r));
         }
         ObjectNode out = Figures.render(Figures.merge(byNode.values()));
         ArrayNode nodes = out.putArray("nodes");
@@ -378,7 +469,7 @@ public final class Trials implements AutoCloseable {
 
     private ObjectNode snapshot(Running r) {
         ObjectNode s = r.tally.snapshot();
-        s.put("node", node).put("running", arms.running() == r).putNull("note");
+        s.put("node", r.node).put("running", arms.running() == r).putNull("note");
         return s;
     }
 
@@ -409,8 +500,15 @@ public final class Trials implements AutoCloseable {
     /** Stops a running trial everywhere (the store), and here. */
     private void stop(Running r, String reason) {
         try {
-            update(r.id(), before -> before.running() ? before.stopped(reason) : before);
+            boolean[] mine = {false};
+            update(r.id(), before -> {
+                mine[0] = before.running();
+                return before.running() ? before.stopped(reason) : before;
+            });
             LOG.warn("trial {} stopped: {}", r.id(), reason);
+            if (mine[0]) {
+                stopped.accept(r.id(), reason);
+            }
         } catch (RuntimeException e) {
             LOG.error("trial {} could not be recorded as stopped ({}): {}", r.id(), reason, e.toString());
         }
@@ -429,7 +527,7 @@ public final class Trials implements AutoCloseable {
             return;
         }
         ObjectNode last = snapshot(r);
-        store.publish(id, node, last);
+        store.publish(id, r.node, last);
         counts(last).forEach((k, v) -> ended.merge(k, v, Long::sum));
         if (store instanceof FileTrialStore f) {
             f.flush(id);
@@ -464,7 +562,7 @@ public final class Trials implements AutoCloseable {
             }
             Trial resumed = t.changed(t.mode(), t.percent(), t.stop(), "resumed after a restart of the server");
             store.replace(t, resumed);
-            run(new Running(resumed, p.candidate(), new Tally(), node));
+            run(new Running(resumed, p.candidate(), new Tally(), figuresKey(node, resumed)));
             LOG.info("trial {} resumed after a restart ({} at {}%)", t.id(), t.mode().wire(), t.percent());
         }
     }
@@ -514,7 +612,7 @@ public final class Trials implements AutoCloseable {
                 r = arms.running();
             }
             if (r != null) {
-                store.publish(r.id(), node, snapshot(r));
+                store.publish(r.id(), r.node, snapshot(r));
                 String reason = r.trial.stop().tripped(Figures.totals(Figures.merge(store.figures(r.id()).values())));
                 if (reason != null) {
                     arms.stop(r);
@@ -542,7 +640,9 @@ public final class Trials implements AutoCloseable {
     private synchronized void adopt() {
         Trial t = store.all().stream().filter(Trial::running).findFirst().orElse(null);
         // A trial that ran here and stopped here is being ended (a reload, a promotion, a limit): not adopted again.
-        if (t == null || declined.containsKey(t.id()) || (here != null && here.id().equals(t.id()))) {
+        // A person's resume is a new run: adopted again when this node's last run of it is older than the resume.
+        if (t == null || declined.containsKey(t.id()) || (here != null && here.id().equals(t.id())
+                && here.node.equals(figuresKey(node, t)))) {
             return;
         }
         RuleBundle live = engine.current().orElse(null);
@@ -556,7 +656,7 @@ public final class Trials implements AutoCloseable {
             LOG.warn("trial {} is not run on this node: {}", t.id(), why);
             return;
         }
-        run(new Running(t, p.candidate(), new Tally(), node));
+        run(new Running(t, p.candidate(), new Tally(), figuresKey(node, t)));
         LOG.info("trial {} runs on this node too ({} at {}%)", t.id(), t.mode().wire(), t.percent());
     }
 
@@ -572,7 +672,7 @@ public final class Trials implements AutoCloseable {
         arms.close();
         Running r = here;
         if (r != null && !r.ended.get()) {
-            store.publish(r.id(), node, snapshot(r));
+            store.publish(r.id(), r.node, snapshot(r));
         }
         log.close();
         store.close();

@@ -26,7 +26,7 @@ final class Events {
     static final int MAX_LISTENERS = 64;
     private static final Set<String> ACTIVATIONS = Set.of("activated", "rolled_back", "reverted", "quarantined", "trial_promoted");
     private static final Set<String> VERDICTS = Set.of("draft_approved", "draft_rejected", "review_requested");
-    private static final Set<String> TRIALS = Set.of("trial_started", "trial_changed", "trial_aborted");
+    private static final Set<String> TRIALS = Set.of("trial_started", "trial_changed", "trial_stopped", "trial_aborted");
 
     private final Map<HttpServerResponse, Boolean> listeners = new ConcurrentHashMap<>();
     private volatile Supplier<JsonNode> trials = Json::array;

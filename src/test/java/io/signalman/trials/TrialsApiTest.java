@@ -453,6 +453,79 @@ class TrialsApiTest {
         assertFalse(server.trials().runningHere());
     }
 
+    @Test
+    @Order(8)
+    void aPersonStopsAndResumesATrialItsFiguresGoOnAndAStopByItselfIsAudited() throws Exception {
+        String draft = draftWith(text -> text.replace("decide.primary(\"vp-trading\")", "decide.primary(\"vp-engineering\")")
+                + "// stopped and resumed\n");
+        String id = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "shadow"))).get("id").asText();
+        for (int i = 0; i < 10; i++) {
+            route("paused-" + i, "trade.executed");
+        }
+        waitFor(id, t -> t.get("comparisons").asLong() >= 10);
+
+        // A stop of state goes alone, and only to a state a person may set
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "stopped").put("percent", 5)), "state");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("state", "promoted")), "state");
+        assertRefused(send("PATCH", "/v1/trials/" + id, Json.object().put("reason", "why not")), "reason");
+        assertEquals(409, send("PATCH", "/v1/trials/" + id, Json.object().put("state", "running")).statusCode(),
+                "a running trial does not resume");
+
+        // When a person stops it, every request is decided by the live rules, and nothing is compared
+        JsonNode stopped = ok(200, send("PATCH", "/v1/trials/" + id, Json.object().put("state", "stopped")
+                .put("reason", "lunch")));
+        assertEquals("stopped", stopped.get("state").asText());
+        assertEquals("stopped by an operator: lunch", stopped.get("stop_reason").asText());
+        assertFalse(server.trials().runningHere());
+        for (int i = 0; i < 5; i++) {
+            assertNull(record(route("while-stopped-" + i, "trade.executed").get("decision_id").asText()).get("trial"));
+        }
+        assertEquals(10, ok(200, send("GET", "/v1/trials/" + id, null)).get("comparisons").asLong());
+
+        // When it resumes, the figures go on from where they were
+        JsonNode resumed = ok(200, send("PATCH", "/v1/trials/" + id, Json.object().put("state", "running")));
+        assertEquals("running", resumed.get("state").asText());
+        assertTrue(resumed.get("events").toString().contains("resumed by an operator"), resumed.get("events").toString());
+        for (int i = 0; i < 10; i++) {
+            route("resumed-" + i, "trade.executed");
+        }
+        JsonNode after = waitFor(id, t -> t.get("comparisons").asLong() >= 20);
+        assertEquals(20, after.get("comparisons").asLong());
+        assertEquals(20, after.get("diverged").asLong());
+
+        // When a limit stops it by itself, the audit log records it as the server's act, naming the trial and why
+        ok(200, send("PATCH", "/v1/trials/" + id, Json.object().set("stop", Json.object().put("max_divergence_rate", 0.5)
+                .put("min_decisions", 24))));
+        for (int i = 0; i < 4; i++) {
+            route("tripped-" + i, "trade.executed");
+        }
+        JsonNode tripped = waitFor(id, t -> t.get("state").asText().equals("stopped"));
+        assertTrue(tripped.get("stop_reason").asText().contains("max_divergence_rate"), tripped.get("stop_reason").asText());
+        JsonNode entry = Await.value(WAIT, "the trial_stopped audit entry", () -> {
+            try {
+                for (JsonNode e : ok(200, send("GET", "/v1/audit?limit=1000", null)).get("entries")) {
+                    if (e.path("action").asText().equals("trial_stopped") && e.path("trial").asText().equals(id)) {
+                        return e;
+                    }
+                }
+                return null;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertEquals("signalman", entry.get("user").asText());
+        assertTrue(entry.get("note").asText().contains("max_divergence_rate"), entry.toString());
+
+        // When the live rules change, it cannot resume: the comparison would mix two baselines
+        Path file = server.engine().rulesDir().resolve(ROUTING);
+        Files.writeString(file, Files.readString(file) + "// changed while the trial was stopped\n");
+        ok(200, send("POST", "/v1/rules/reload", null));
+        HttpResponse<String> refused = send("PATCH", "/v1/trials/" + id, Json.object().put("state", "running"));
+        assertEquals(409, refused.statusCode(), refused.body());
+        assertEquals("trial_cannot_resume", Json.MAPPER.readTree(refused.body()).get("error").asText());
+        ok(200, send("POST", "/v1/trials/" + id + "/abort", null));
+    }
+
     private static void assertRefused(HttpResponse<String> r, String field) throws Exception {
         assertEquals(400, r.statusCode(), r.body());
         JsonNode err = Json.MAPPER.readTree(r.body());
