@@ -9,12 +9,12 @@ final class Trailers {
     private Trailers() {
     }
 
-    /** {@code s} on one line: every control or format character (a line break too) becomes a space. */
+    /** {@code s} on one line: every control or format character (a line break too) becomes a space, runs of spaces one. */
     static String oneLine(String s) {
         StringBuilder b = new StringBuilder(s.length());
         s.codePoints().forEach(c -> b.appendCodePoint(Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
                 || c == 0x2028 || c == 0x2029 ? ' ' : c));
-        return b.toString().strip();
+        return b.toString().replaceAll(" {2,}", " ").strip();
     }
 
     /**
