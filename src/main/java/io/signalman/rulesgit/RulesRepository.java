@@ -27,6 +27,7 @@ import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.util.FS;
 
 /**
  * The Git work tree the rules folder is in ({@code serve --rules-git}), and the commits that
@@ -47,6 +48,15 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * history disagree.
  */
 public final class RulesRepository {
+
+    static {
+        // NOTE: JGit finds Git's system-wide configuration by running `git config --system --show-origin`
+        // (and `git --version`) when a git binary is on the PATH. No git binary is run here: the system
+        // configuration is where Git keeps it by default (GIT_CONFIG_SYSTEM, as Git reads it, else
+        // /etc/gitconfig; GIT_CONFIG_NOSYSTEM, which JGit honours, skips it).
+        String system = System.getenv("GIT_CONFIG_SYSTEM");
+        FS.DETECTED.setGitSystemConfig(new File(system != null && !system.isBlank() ? system : "/etc/gitconfig"));
+    }
 
     private final Path gitDir;
     private final Path workTree;

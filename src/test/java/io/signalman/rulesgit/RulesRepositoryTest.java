@@ -92,7 +92,44 @@ class RulesRepositoryTest {
         assertTrue(b.getMessage().contains("bare"), b.getMessage());
     }
 
+    @Test
+    void noGitBinaryIsRunNotEvenByJGitLookingForTheSystemConfiguration() throws Exception {
+        // Given a git on the PATH that leaves a mark when anyone runs it (JGit would, to find /etc/gitconfig)
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path mark = dir.resolve("git-was-run");
+        Path git = bin.resolve("git");
+        Files.writeString(git, "#!/bin/sh\necho \"$@\" >> '" + mark + "'\nexit 1\n");
+        assertTrue(git.toFile().setExecutable(true));
+        Path work = Files.createDirectories(dir.resolve("work/rules"));
+        Git.init().setDirectory(work.getParent().toFile()).call().close();
+
+        // When a separate JVM, with that PATH, commits the folder
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), Child.class.getName(), work.toString()).redirectErrorStream(true);
+        pb.environment().put("PATH", bin + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", ""));
+        pb.environment().remove("GIT_CONFIG_NOSYSTEM");
+        Process p = pb.start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        // Then it committed, and git never ran
+        assertEquals(0, p.waitFor(), said);
+        assertTrue(!Files.exists(mark), "git was run: " + (Files.exists(mark) ? Files.readString(mark) : ""));
+        List<String> lines = said.strip().lines().toList();
+        assertEquals(Set.of("rules/a.drl"), paths(work.getParent(), lines.get(lines.size() - 1)));
+    }
+
+    /** The child of {@link #noGitBinaryIsRunNotEvenByJGitLookingForTheSystemConfiguration}: commits and prints the id. */
+    static final class Child {
+        public static void main(String[] args) throws Exception {
+            System.out.println(RulesRepository.locate(Path.of(args[0])).commit(Map.of("a.drl", bytes("a")), NOTE).commit());
+        }
+    }
+
     private Set<String> paths(String commit) throws Exception {
+        return paths(dir, commit);
+    }
+
+    private static Set<String> paths(Path dir, String commit) throws Exception {
         Set<String> out = new TreeSet<>();
         try (Repository r = new FileRepositoryBuilder().setWorkTree(dir.toFile()).build(); RevWalk w = new RevWalk(r);
              TreeWalk tw = new TreeWalk(r)) {
