@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code rules/} in a Git work tree made with JGit, whose {@code README.md} beside the folder has
  * a staged edit of its own: an activation is one commit on the branch checked out, by the
  * operator, authored by the draft's author, with the note as message and the approver and the
- * audit entry as trailers that a note cannot forge; only the folder's files are in it. A rollback
- * and a trial's promotion are commits too; a commit that fails (the index locked) leaves the
+ * audit entry as trailers that a note cannot forge; only the folder's files are in it. A rollback,
+ * an emergency revert and a trial's promotion are commits too; a commit that fails (the index locked) leaves the
  * activation standing and says why. {@code rules export} writes a revision of the history the
  * server keeps, beside the running server. One server for the class.
  */
@@ -121,6 +121,14 @@ class RulesGitApiTest {
         assertEquals(List.of(), r.getFooterLines("Approved-by"));
         assertEquals(List.of(String.valueOf(auditSeq("rolled_back", back.get("seq").asInt()))), r.getFooterLines("Audit-Seq"));
         assertArrayEquals(blob(commit(before.name()), "rules/" + ROUTING), blob(r, "rules/" + ROUTING));
+
+        // ... and so is the operator's emergency revert of that rollback, which brings the change back
+        JsonNode undone = ok(send("POST", "/workbench/api/activations/" + back.get("seq").asInt() + "/emergency-revert",
+                "{\"note\": \"the misroutes were elsewhere\"}", cy), 200);
+        RevCommit u = commit(undone.get("git").get("commit").asText());
+        assertEquals(r.getId(), u.getParent(0).getId());
+        assertEquals("the misroutes were elsewhere", u.getShortMessage());
+        assertArrayEquals(blob(c, "rules/" + ROUTING), blob(u, "rules/" + ROUTING));
 
         // ... and rules export writes either revision from the history the server keeps, while it runs
         Path data = server.dir().resolve("data");
