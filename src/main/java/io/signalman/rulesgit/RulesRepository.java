@@ -2,31 +2,23 @@ package io.signalman.rulesgit;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jgit.dircache.DirCache;
-import org.eclipse.jgit.dircache.DirCacheBuilder;
-import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
-import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.util.FS;
 
 /**
@@ -150,6 +142,7 @@ public final class RulesRepository {
     }
 
     private Committed write(Map<String, byte[]> files, RulesCommit what) throws IOException {
+        FolderTree folder = new FolderTree(workTree, prefix);
         try (Repository repo = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setWorkTree(workTree.toFile())
                 .setMustExist(true).build();
              ObjectInserter inserter = repo.newObjectInserter();
@@ -159,70 +152,22 @@ public final class RulesRepository {
             try {
                 Ref head = repo.exactRef(Constants.HEAD);
                 ObjectId parent = head == null ? null : head.getObjectId();
-                RevCommit parentCommit = parent == null ? null : walk.parseCommit(parent);
-                Map<String, FileMode> modes = new TreeMap<>();
-                DirCache tree = DirCache.newInCore();
-                DirCacheBuilder treeBuilder = tree.builder();
-                if (parentCommit != null) {
-                    try (TreeWalk tw = new TreeWalk(repo)) {
-                        tw.addTree(parentCommit.getTree());
-                        tw.setRecursive(true);
-                        while (tw.next()) {
-                            String path = tw.getPathString();
-                            if (replaced(path)) {
-                                modes.put(path, tw.getFileMode(0));
-                                continue;
-                            }
-                            DirCacheEntry e = new DirCacheEntry(path);
-                            e.setFileMode(tw.getFileMode(0));
-                            e.setObjectId(tw.getObjectId(0));
-                            treeBuilder.add(e);
-                        }
-                    }
-                }
-                Map<String, DirCacheEntry> written = new TreeMap<>();
-                for (Map.Entry<String, byte[]> f : files.entrySet()) {
-                    String path = prefix + f.getKey();
-                    if (!replaced(path)) {
-                        throw new IOException("not a bundle file of the rules folder: " + f.getKey());
-                    }
-                    // DirCacheEntry refuses a path Git would: "..", ".git", an empty segment.
-                    DirCacheEntry e = new DirCacheEntry(path);
-                    FileMode was = modes.get(path);
-                    e.setFileMode(FileMode.EXECUTABLE_FILE.equals(was) ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE);
-                    e.setObjectId(inserter.insert(Constants.OBJ_BLOB, f.getValue()));
-                    treeBuilder.add(new DirCacheEntry(e));
-                    written.put(path, e);
-                }
-                treeBuilder.finish();
-                ObjectId treeId = tree.writeTree(inserter);
+                FolderTree.Built tree = folder.build(repo, inserter, parent == null ? null : walk.parseCommit(parent), files);
                 Instant now = Instant.now();
+                PersonIdent committer = person(what.committer(), now);
                 CommitBuilder commit = new CommitBuilder();
-                commit.setTreeId(treeId);
+                commit.setTreeId(tree.tree());
                 if (parent != null) {
                     commit.setParentId(parent);
                 }
-                PersonIdent committer = person(what.committer(), now);
                 commit.setAuthor(person(what.author(), now));
                 commit.setCommitter(committer);
-                commit.setEncoding(java.nio.charset.StandardCharsets.UTF_8);
+                commit.setEncoding(StandardCharsets.UTF_8);
                 commit.setMessage(what.message());
                 ObjectId id = inserter.insert(commit);
                 inserter.flush();
-
-                DirCacheBuilder staged = index.builder();
-                for (int i = 0; i < index.getEntryCount(); i++) {
-                    DirCacheEntry e = index.getEntry(i);
-                    if (!replaced(e.getPathString())) {
-                        staged.add(e);
-                    }
-                }
-                for (Map.Entry<String, DirCacheEntry> e : written.entrySet()) {
-                    staged.add(withStat(e.getValue(), files.get(e.getKey().substring(prefix.length()))));
-                }
-                staged.finish();
-                index.write();
-
+                // The index goes to its lock file first, HEAD moves, then the lock becomes the index.
+                folder.stage(index, tree, files);
                 RefUpdate update = repo.updateRef(Constants.HEAD);
                 update.setNewObjectId(id);
                 update.setExpectedOldObjectId(parent == null ? ObjectId.zeroId() : parent);
@@ -247,39 +192,6 @@ public final class RulesRepository {
                 }
             }
         }
-    }
-
-    /**
-     * The index entry with the file's size and time when the folder holds exactly these bytes,
-     * so that {@code git status} needs no rehash; otherwise (the folder changed meanwhile) without,
-     * so that Git looks at the content.
-     */
-    private DirCacheEntry withStat(DirCacheEntry entry, byte[] bytes) {
-        DirCacheEntry e = new DirCacheEntry(entry);
-        Path file = workTree.resolve(entry.getPathString());
-        try {
-            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == bytes.length
-                    && Arrays.equals(Files.readAllBytes(file), bytes)) {
-                e.setLength(bytes.length);
-                e.setLastModified(Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS).toInstant());
-            }
-        } catch (IOException x) {
-            // No stat: Git compares the content instead.
-        }
-        return e;
-    }
-
-    /** Whether {@code path} (in the repository) is a bundle file of the rules folder: under it, no hidden segment. */
-    private boolean replaced(String path) {
-        if (!path.startsWith(prefix)) {
-            return false;
-        }
-        for (String part : path.substring(prefix.length()).split("/")) {
-            if (part.startsWith(".")) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static PersonIdent person(Identity who, Instant when) {
