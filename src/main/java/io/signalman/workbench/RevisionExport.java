@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * history holds (live before or after an activation, and kept), written into a new folder. REV is
  * an activation's number (the revision it made live) or a revision's hash, whole
  * ({@code sha256:...}) or its first 7 or more hex digits when no other revision of the history
- * starts so. Anything else is refused before any file is looked at, so REV can never name a path.
+ * starts so (up to 9 digits alone are an activation's number; {@code sha256:} before them makes
+ * them a hash). Anything else is refused before any file is looked at, so REV can never name a path.
  */
 public final class RevisionExport {
 
