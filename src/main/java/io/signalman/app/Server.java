@@ -174,6 +174,9 @@ public final class Server implements AutoCloseable {
         io.signalman.workbench.RulesMirror mirror = null;
         io.signalman.notify.Webhook webhook = null;
         try {
+            // --rules-git: a folder in no work tree is refused before anything is opened or compiled.
+            io.signalman.rulesgit.RulesRepository rulesGit = workbench.rulesGit()
+                    ? io.signalman.rulesgit.RulesRepository.locate(config.rules()) : null;
             // First of all: one owner per data directory, and a directory that is whole.
             data = DataDir.open(config.data(), config.acceptDataLoss());
             Storage storage = new Storage(disk);
@@ -265,6 +268,14 @@ public final class Server implements AutoCloseable {
             ClusterView view = cluster == null ? ClusterView.standalone() : ClusterView.of(cluster);
             io.signalman.workbench.Workbench bench = new io.signalman.workbench.Workbench(
                     decisions, config.fixtures(), config.data(), config.decisionsDir(), workbench, control, people);
+            if (rulesGit != null) {
+                bench.withRulesGit(rulesGit);
+                String gitCommits = "activations made on this node committed into the rules folder's Git work tree "
+                        + "(--rules-git), by outcome: committed, or failed (the activation stands)";
+                metrics.functionCounter("signalman.rules.git.commits", gitCommits, rulesGit::commits, "outcome", "committed");
+                metrics.functionCounter("signalman.rules.git.commits", gitCommits, rulesGit::failures, "outcome", "failed");
+                LOG.info("rules: each activation made here is committed into the Git work tree {} (--rules-git)", rulesGit);
+            }
             if (cluster != null) {
                 Vertx v = vertx;
                 bench.withMembers(revision -> view.awaitRevision(v, revision, ACTIVATION_WAIT_MILLIS));

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
 
-/** {@code signalman serve | check | test | replay | explain | state | data | trial | users | audit}. */
+/** {@code signalman serve | check | test | replay | explain | state | data | trial | users | audit | rules}. */
 public final class Main {
 
     static final String USAGE = """
@@ -28,6 +28,7 @@ public final class Main {
                         [--oidc-roles-claim roles] [--oidc-name-claim sub] [--oidc-leeway-s 30]]
                        [--audit-key-file FILE (the audit log's HMAC key: outside --data, mode 600, 32+ bytes)]
                        [--bench-endpoints (serves POST /bench/echo for make bench; never in production)]
+                       [--rules-git (each activation made here committed into the rules folder's Git work tree)]
                        [BUDGETS] [--max-decision-mb 256] [--max-decision-cpu-ms 2000] [--quarantine-after 3 (0: never)]
               check    [rules-dir] [BUDGETS]
                        (BUDGETS, on serve, check, test, replay and explain: [--max-rule-combinations 100000]
@@ -52,6 +53,8 @@ public final class Main {
               audit    verify [--data data | --export FILE | --state-jdbc URL] [--audit-key-file FILE]
                        (proves the audit log's chain and MACs unbroken, and --data's log as long as its manifest
                         records; --export FILE: a log as GET /v1/audit?format=jsonl gave it; changes nothing)
+              rules    export --revision REV DIR [--data data]   (REV: an activation's number, or a revision's hash
+                        or its first 7+ hex digits; DIR: new or empty; the activation history of --data, read only)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";
 
     private Main() {
@@ -118,6 +121,7 @@ public final class Main {
                 case "trial" -> TrialCommand.run(rest, out, err, env);
                 case "users" -> UsersCommand.run(rest, out, err, env);
                 case "audit" -> AuditCommand.run(rest, out, err, env);
+                case "rules" -> RulesCommand.run(rest, out, err, env);
                 default -> throw new Args.UsageException("unknown command \"" + argv[0] + "\"");
             };
         } catch (Args.UsageException e) {

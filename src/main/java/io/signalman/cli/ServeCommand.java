@@ -31,7 +31,7 @@ final class ServeCommand {
             "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s", "notify-webhook",
             AuditKeyOption.FLAG);
     /** The flags that are on when given. */
-    private static final Set<String> BOOLEANS = Set.of("cluster", "accept-data-loss", "bench-endpoints");
+    private static final Set<String> BOOLEANS = Set.of("cluster", "accept-data-loss", "bench-endpoints", "rules-git");
 
     private ServeCommand() {
     }
@@ -198,7 +198,8 @@ final class ServeCommand {
         ServerConfig config = config(a);
         Server server;
         try {
-            server = Server.start(config, new WorkbenchOptions(a.get("workbench-token", null), a.get("admin-token-name", null)));
+            server = Server.start(config, new WorkbenchOptions(a.get("workbench-token", null), a.get("admin-token-name", null),
+                    a.has("rules-git")));
         } catch (GateRefused e) {
             e.errors().forEach(x -> err.println(CheckCommand.located(config.rules(), x, "error")));
             err.println("signalman: the rules compile, but the gate refused them (" + e.errors().size()

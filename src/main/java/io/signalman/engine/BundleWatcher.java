@@ -89,6 +89,11 @@ public final class BundleWatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Every file's path, size and time. A {@code .git} folder is not looked into: Git's own files
+     * are no rules and no fixtures, and a rules folder that is a repository's root
+     * ({@code serve --rules-git}) would otherwise reload at each commit, fetch or status.
+     */
     private String signature() {
         StringBuilder sb = new StringBuilder();
         for (Path folder : folders) {
@@ -96,7 +101,7 @@ public final class BundleWatcher implements AutoCloseable {
                 continue;
             }
             try (Stream<Path> walk = Files.walk(folder)) {
-                walk.filter(Files::isRegularFile).sorted().forEach(p -> {
+                walk.filter(p -> Files.isRegularFile(p) && !inGit(folder, p)).sorted().forEach(p -> {
                     try {
                         sb.append(p).append(':').append(Files.size(p)).append(':').append(Files.getLastModifiedTime(p).toMillis()).append('\n');
                     } catch (IOException e) {
@@ -108,6 +113,15 @@ public final class BundleWatcher implements AutoCloseable {
             }
         }
         return sb.toString();
+    }
+
+    private static boolean inGit(Path folder, Path p) {
+        for (Path part : folder.relativize(p)) {
+            if (part.toString().equals(".git")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

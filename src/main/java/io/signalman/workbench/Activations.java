@@ -147,8 +147,20 @@ final class Activations {
             entry.setAll(about);
         }
         entry.put("note", note.strip());
-        people.record(who, audit, entry);
+        com.fasterxml.jackson.databind.JsonNode recorded = people.record(who, audit, entry);
+        RulesHistory git = history;
+        if (git != null) {
+            // After the journal and the audit log: the commit names the audit entry, and a failed one changes nothing here.
+            written.set("git", git.commit(written, candidate, who, recorded));
+        }
         return written;
+    }
+
+    /** {@code --rules-git}: each activation made here committed into the rules folder's work tree; null: none. */
+    private volatile RulesHistory history;
+
+    void history(RulesHistory h) {
+        this.history = h;
     }
 
     /**

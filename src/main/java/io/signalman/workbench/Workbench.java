@@ -116,6 +116,15 @@ public final class Workbench implements io.signalman.http.ApiModule {
     }
 
     /**
+     * {@code --rules-git}: every activation this node makes from now on is committed into the Git
+     * work tree {@code repo} of the rules folder ({@link RulesHistory}).
+     */
+    public Workbench withRulesGit(io.signalman.rulesgit.RulesRepository repo) {
+        activations.history(new RulesHistory(repo));
+        return this;
+    }
+
+    /**
      * In a cluster: live decisions and impact cover every member's decision log, asked over the
      * event bus ({@link ClusterTraffic}); this member answers the others' questions from now on.
      */

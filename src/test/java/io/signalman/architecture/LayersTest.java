@@ -26,6 +26,7 @@ class LayersTest {
             List.of("control"),
             List.of("people"),
             List.of("notify"),
+            List.of("rulesgit"),
             List.of("engine.tables", "engine.explain"),
             List.of("engine"),
             List.of("decisionlog"),

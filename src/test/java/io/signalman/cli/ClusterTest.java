@@ -93,8 +93,17 @@ class ClusterTest {
             Path own = dir.resolve("node" + i);
             Path copy = TestBundles.copyOfRules(own);
             rules.add(copy);
+            // Each node's folder a clone's work tree, with --rules-git: the node that activates commits, the others mirror.
+            try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(copy.toFile()).call()) {
+                git.add().addFilepattern(".").call();
+                git.commit().setMessage("the seed").setAuthor("team", "team@example.com")
+                        .setCommitter("team", "team@example.com").setSign(false).call();
+            } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+                throw new IOException(e);
+            }
             String[] args = {"--rules", copy.toString(), "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port",
-                    String.valueOf(clusterPorts.get(i)), "--members", String.join(",", members), "--cluster-quorum", "2"};
+                    String.valueOf(clusterPorts.get(i)), "--members", String.join(",", members), "--cluster-quorum", "2",
+                    "--rules-git"};
             launchArgs.add(args);
             nodes.add(ServeProcess.launch(own.resolve("data"), Map.of("SIGNALMAN_ADMIN_TOKEN", TOKEN), args));
         }
@@ -412,11 +421,14 @@ class ClusterTest {
         JsonNode onC = ok(admin(nodes.get(2), "GET", "/workbench/api/drafts/" + id, null));
         assertEquals(id, onC.path("id").asText());
         edit(nodes.get(2), id, "// made on node 0, edited on node 2\n");
+        List<Integer> commits = rules.stream().map(ClusterTest::commits).toList();
         String revision = activate(nodes.get(0), id, 200).path("new_revision").asText();
         for (Path folder : rules) {
             assertTrue(Files.readString(folder.resolve(ROUTING)).contains("// made on node 0, edited on node 2"),
                     "every member's folder mirrors the cluster's revision: " + folder);
         }
+        assertEquals(List.of(commits.get(0) + 1, commits.get(1), commits.get(2)), rules.stream().map(ClusterTest::commits).toList(),
+                "with --rules-git the activation is one commit, by the node that made it; the members mirroring it commit nothing");
         HttpResponse<String> history = admin(nodes.get(1), "GET", "/workbench/api/activations", null);
         assertTrue(history.body().contains(revision), "the activation history is the cluster's: " + history.body());
     }
@@ -793,6 +805,15 @@ class ClusterTest {
     private static HttpResponse<String> expect(int status, HttpResponse<String> r) {
         assertEquals(status, r.statusCode(), r.body());
         return r;
+    }
+
+    /** The commits on the branch checked out in {@code folder}'s repository. */
+    private static int commits(Path folder) {
+        try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.open(folder.toFile())) {
+            return (int) java.util.stream.StreamSupport.stream(git.log().call().spliterator(), false).count();
+        } catch (IOException | org.eclipse.jgit.api.errors.GitAPIException e) {
+            throw new AssertionError("cannot read the repository of " + folder, e);
+        }
     }
 
     /** Adds {@code line} after the first rule's head in the draft's routing file, through node {@code n}. */

@@ -86,7 +86,7 @@ class ExplainCommandTest {
 
     @Test
     void everySubcommandAnswersHelp() {
-        for (String command : List.of("serve", "check", "test", "replay", "explain", "state", "trial", "users", "audit")) {
+        for (String command : List.of("serve", "check", "test", "replay", "explain", "state", "trial", "users", "audit", "rules")) {
             CliRunner.Result r = CliRunner.run(command, "--help");
             assertEquals(0, r.code(), command + ": " + r.err());
             assertTrue(r.out().startsWith("usage: signalman " + command + " "), r.out());

@@ -1,10 +1,19 @@
 package io.signalman.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How {@code signalman serve}'s flags become the server's configuration. */
 class ServeCommandTest {
@@ -25,5 +34,25 @@ class ServeCommandTest {
 
         assertTrue(r.out().contains("[--bench-endpoints (serves POST /bench/echo for make bench; never in production)]"),
                 r.out());
+    }
+
+    @Test
+    void withRulesGitARulesFolderInNoGitWorkTreeIsRefusedBeforeAnythingOpens(@TempDir Path dir) throws Exception {
+        Path rules = Files.createDirectories(dir.resolve("rules"));
+        Assumptions.assumeTrue(new FileRepositoryBuilder().findGitDir(rules.toFile()).getGitDir() == null,
+                "nothing above the temporary folder is a Git repository");
+        String[] argv = {"serve", "--port", "0", "--rules", rules.toString(), "--data", dir.resolve("data").toString()};
+        for (Map<String, String> env : java.util.List.of(Map.of("SIGNALMAN_RULES_GIT", "true"), Map.<String, String>of())) {
+            String[] with = env.isEmpty() ? java.util.stream.Stream.concat(java.util.Arrays.stream(argv),
+                    java.util.stream.Stream.of("--rules-git")).toArray(String[]::new) : argv;
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = Main.run(with, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8), env);
+
+            String said = err.toString(StandardCharsets.UTF_8);
+            assertEquals(1, code, said);
+            assertTrue(said.contains("--rules-git: the rules folder " + rules + " is not inside a Git work tree"), said);
+            assertFalse(Files.exists(dir.resolve("data")), "no data directory was opened");
+        }
     }
 }

@@ -70,6 +70,19 @@ class BundleWatcherTest {
         assertEquals(1, watcherLoads.get(), "a change made after the other load's read was lost");
     }
 
+    @Test
+    void aChangeInsideAGitFolderIsNoChangeOfTheRules() throws Exception {
+        // A rules folder that is a repository's root: a commit (serve --rules-git), a fetch, a status write there.
+        Files.createDirectories(dir.resolve(".git/objects/ab"));
+        Files.writeString(dir.resolve(".git/objects/ab/cdef"), "a commit");
+        Files.writeString(dir.resolve(".git/index"), "the index");
+        look(3);
+        assertEquals(0, watcherLoads.get(), "a write inside .git reloaded the rules");
+        Files.writeString(rule, "v2, longer");
+        look(2);
+        assertEquals(1, watcherLoads.get(), "a rule changed beside .git was not loaded");
+    }
+
     private void look(int times) {
         for (int i = 0; i < times; i++) {
             watcher.get().poll();
