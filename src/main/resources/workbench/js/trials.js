@@ -209,26 +209,33 @@ function confirming(id, label, run) {
   return b;
 }
 
+/** What the last action said: kept across a redraw of the controls (a stop or resume changes the state). */
+let said = null;
+
 function actions(t) {
-  if (t.state !== 'running' && t.state !== 'stopped') return el('div', {id: 'trial-actions'});
-  const out = el('p', {id: 'trial-action-out', class: 'muted'});
+  const out = el('p', {id: 'trial-action-out', class: said && said.trial === t.id ? said.cls : 'muted'},
+    said && said.trial === t.id ? said.text : '');
+  if (t.state !== 'running' && t.state !== 'stopped') return el('div', {id: 'trial-actions'}, out);
+  const tell = (text, cls) => {
+    said = {trial: t.id, text, cls};
+    out.textContent = text;
+    out.className = cls;
+  };
   const note = el('input', {type: 'text', id: 'trial-note', size: 40, placeholder: 'why promote, or why abort (required to promote)'});
   const accept = el('input', {type: 'checkbox', id: 'trial-accept'});
   const mode = el('select', {id: 'trial-change-mode'}, el('option', {value: 'shadow'}, 'shadow'), el('option', {value: 'canary'}, 'canary'));
   mode.value = t.mode;
   const percent = el('input', {id: 'trial-change-percent', type: 'number', min: 0, max: 100, step: 'any', value: t.percent});
-  const fail = e => {
-    out.textContent = 'Refused (' + e.status + '): ' + e.message;
-    out.className = 'error';
-  };
+  // A refusal says why in full: the gate's reasons (file:line: message) follow its headline.
+  const fail = e => tell('Refused (' + e.status + '): ' + e.message + ((e.details && e.details.errors || [])
+    .map(x => ' · ' + (x.file ? x.file + (x.line ? ':' + x.line : '') + ': ' : '') + x.message).join('')), 'error');
   const change = el('button', {id: 'trial-change'}, 'Change');
   change.addEventListener('click', async () => {
     const body = {mode: mode.value};
     if (mode.value === 'canary') body.percent = Number(percent.value);
     try {
       const after = await v1('PATCH', '/' + encodeURIComponent(t.id), body);
-      out.textContent = 'Now ' + after.mode + (after.mode === 'canary' ? ' at ' + after.percent + '%' : '') + '.';
-      out.className = 'ok';
+      tell('Now ' + after.mode + (after.mode === 'canary' ? ' at ' + after.percent + '%' : '') + '.', 'ok');
       refresh();
     } catch (e) {
       fail(e);
@@ -237,17 +244,31 @@ function actions(t) {
   const act = (what, body) => async () => {
     try {
       await v1('POST', '/' + encodeURIComponent(t.id) + '/' + what, body());
-      out.textContent = what === 'promote' ? 'Promoted: the draft is live.' : 'Aborted: every message is decided by the live rules.';
-      out.className = 'ok';
+      tell(what === 'promote' ? 'Promoted: the draft is live.' : 'Aborted: every message is decided by the live rules.', 'ok');
       app.refreshRevision();
       refresh();
     } catch (e) {
       fail(e);
     }
   };
+  // Stop for now (figures kept; promote and abort stay open), or resume a stopped trial beside the same live rules.
+  const pause = el('button', {id: t.state === 'running' ? 'trial-stop' : 'trial-resume'},
+    t.state === 'running' ? 'Stop for now' : 'Resume');
+  pause.addEventListener('click', async () => {
+    const body = {state: t.state === 'running' ? 'stopped' : 'running'};
+    if (note.value.trim()) body.reason = note.value.trim();
+    try {
+      const after = await v1('PATCH', '/' + encodeURIComponent(t.id), body);
+      tell(after.state === 'running' ? 'Resumed: the draft is compared again; the figures go on from where they were.'
+        : 'Stopped: every message is decided by the live rules; resume, promote or abort when you are ready.', 'ok');
+      refresh();
+    } catch (e) {
+      fail(e);
+    }
+  });
   const canary = t.state === 'running' ? el('div', {class: 'form'}, el('label', {}, 'Run as ', mode),
     el('label', {}, 'share of senders (%) ', percent), change) : '';
-  return el('div', {id: 'trial-actions'}, canary,
+  return el('div', {id: 'trial-actions'}, canary, el('div', {class: 'form'}, pause),
     el('div', {class: 'form'}, note, el('label', {}, accept, ' accept the golden history\'s changes (see the impact)'),
       confirming('trial-promote', 'Promote', act('promote', () => ({note: note.value, accept_golden_changes: accept.checked}))),
       confirming('trial-abort', 'Abort', act('abort', () => ({reason: note.value || 'aborted from the workbench'})))), out);

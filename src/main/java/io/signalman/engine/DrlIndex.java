@@ -228,8 +228,10 @@ final class DrlIndex {
         DecisionTable table = tables.get(file);
         if (!read.parsed()) {
             unparsable = true;
-            read.syntaxErrors().forEach(f -> errors.add(table == null ? new BundleError(file, f.line(), f.column(), f.message())
-                    : new BundleError(file, table.row(f.line()), 0, f.message())));
+            if (table != null || !recover(pack, file, text, byName)) {
+                read.syntaxErrors().forEach(f -> errors.add(table == null ? new BundleError(file, f.line(), f.column(), f.message())
+                        : new BundleError(file, table.row(f.line()), 0, f.message())));
+            }
             return;
         }
         if (!read.errors().isEmpty()) {
@@ -241,6 +243,71 @@ final class DrlIndex {
         PackageDescr descr = read.descr();
         packages.put(file, descr.getName() == null ? "" : descr.getName());
         files.put(file, DrlFile.of(file, text, descr));
+        indexRules(pack, file, text, read, byName);
+    }
+
+    /** A line that starts a rule: {@code rule "name"} or {@code rule name}, at the start of its line. */
+    private static final java.util.regex.Pattern RULE_START = java.util.regex.Pattern.compile("^\\s*rule\\s+[\"\\w]");
+
+    /**
+     * A file that does not parse, read again rule by rule so that one syntax error hides nothing
+     * else in it: the header (package, imports, globals: everything before the first rule) with
+     * each rule alone, the other lines blanked so that every line keeps its number. The rules that
+     * read are indexed, so the lint and the pack's checks judge them (a misspelt recipient further
+     * down is reported with the missing parenthesis above it); each rule that does not read gives
+     * its own syntax errors. The file still compiles nothing. False, and nothing added, when the
+     * header alone does not read or the file has no rule to split at: the parser's own errors stand.
+     */
+    private boolean recover(PackDefinition pack, String file, String text, Map<String, RuleInfo> byName) {
+        String[] lines = text.split("\n", -1);
+        List<Integer> starts = new ArrayList<>();
+        for (int i = 0; i < lines.length; i++) {
+            if (RULE_START.matcher(lines[i]).find()) {
+                starts.add(i);
+            }
+        }
+        if (starts.isEmpty() || !RuleFile.read(only(lines, starts.get(0), -1, -1), pack.vocabulary()).parsed()) {
+            return false;
+        }
+        List<BundleError> found = new ArrayList<>();
+        List<RuleFile> read = new ArrayList<>();
+        for (int k = 0; k < starts.size(); k++) {
+            int from = starts.get(k);
+            int to = k + 1 < starts.size() ? starts.get(k + 1) : lines.length;
+            String alone = only(lines, starts.get(0), from, to);
+            RuleFile one = RuleFile.read(alone, pack.vocabulary());
+            if (!one.parsed()) {
+                one.syntaxErrors().forEach(f -> found.add(new BundleError(file, f.line(), f.column(), f.message())));
+                continue;
+            }
+            one.errors().forEach(f -> found.add(new BundleError(file, f.line(), f.column(), f.message())));
+            read.add(one);
+        }
+        if (found.isEmpty()) {
+            return false; // each rule reads alone, so the error is between them: the parser's own words say it best
+        }
+        errors.addAll(found);
+        for (RuleFile one : read) {
+            indexRules(pack, file, one.text(), one, byName);
+        }
+        return true;
+    }
+
+    /** The header (lines before {@code header}) and lines {@code from..to-1}; every other line blank. */
+    private static String only(String[] lines, int header, int from, int to) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < lines.length; i++) {
+            if (i > 0) {
+                out.append('\n');
+            }
+            if (i < header || (i >= from && i < to)) {
+                out.append(lines[i]);
+            }
+        }
+        return out.toString();
+    }
+
+    private void indexRules(PackDefinition pack, String file, String text, RuleFile read, Map<String, RuleInfo> byName) {
         LineStarts starts = LineStarts.of(text);
         for (RuleReading reading : read.rules()) {
             RuleDescr r = reading.descr();

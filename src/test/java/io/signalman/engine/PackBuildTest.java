@@ -50,6 +50,31 @@ class PackBuildTest {
     }
 
     @Test
+    void aSyntaxErrorDoesNotHideAMisspeltRecipientFurtherDownTheSameFileNorASecondSyntaxError() throws Exception {
+        // Given the broker's routing with a missing ")" in its first rule, a misspelt recipient in a rule further
+        // down, and another missing ")" further still
+        Path rules = TestBundles.copyOfRules(tmp);
+        Path routing = rules.resolve("broker/routing.drl");
+        TestBundles.edit(routing, "Message( priority == \"critical\" )", "Message( priority == \"critical\" ");
+        TestBundles.edit(routing, "decide.primary(\"vp-trading\")", "decide.primary(\"vp-tradng\")");
+        String text = Files.readString(routing);
+        int content = text.indexOf("rule \"content messages go to VP Content\"");
+        int pattern = text.indexOf("Message(", content);
+        Files.writeString(routing, text.substring(0, pattern) + text.substring(pattern).replaceFirst("\\)\\s*\n", "\n"));
+        int contentLine = (int) text.substring(0, pattern).lines().count();
+
+        // When it is compiled
+        List<BundleError> errors = refused(rules);
+
+        // Then all three are reported at once, each at its own line
+        assertTrue(errors.stream().anyMatch(e -> e.file().equals("broker/routing.drl") && e.line() >= 18 && e.line() <= 20), errors.toString());
+        assertTrue(errors.stream().anyMatch(e -> e.file().equals("broker/routing.drl") && e.line() == 50
+                && e.message().contains("did you mean \"vp-trading\"")), errors.toString());
+        assertTrue(errors.stream().anyMatch(e -> e.file().equals("broker/routing.drl") && e.line() >= contentLine
+                && e.line() <= contentLine + 2), contentLine + ": " + errors);
+    }
+
+    @Test
     void aDecisionTableThatCannotBeReadDoesNotHideTheRestOfItsPack() throws Exception {
         // Given the dispatch pack's weights as a table whose salience is not a number, and a missing ")" in its DRL
         Path rules = TestBundles.copyOfRules(tmp);

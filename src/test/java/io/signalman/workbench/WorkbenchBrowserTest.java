@@ -44,6 +44,7 @@ import org.openqa.selenium.logging.LogEntry;
  * a live trial from its tab.
  * Screenshots go to {@code target/workbench} (or {@code -Dworkbench.screenshots=docs/workbench}).
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class WorkbenchBrowserTest {
 
     private static final String TOKEN = "workbench-browser-test-token";
@@ -79,6 +80,7 @@ class WorkbenchBrowserTest {
     }
 
     @Test
+    @Order(1)
     void analystChangesWhereTradeMessagesGoAndActivatesItFromTheBrowser() throws Exception {
         // Given decisions the server has logged: trade messages, all to VP Trading today.
         for (int i = 0; i < 3; i++) {
@@ -327,12 +329,18 @@ class WorkbenchBrowserTest {
      * aborts it. The draft is discarded at the end, so the analyst's test finds none of it.
      */
     @Test
+    @Order(2)
     void operatorTriesADraftOnLiveTrafficFromTheLiveTrialsTab() throws Exception {
         // Given a draft in which trade messages go to VP Engineering
         String draft = Json.parse(workbench("POST", "drafts", null)).get("id").asText();
         String routing = draftFile(draft, "broker/routing.drl");
         workbench("PUT", "drafts/" + draft + "/file?path=broker/routing.drl", Json.write(Json.object().put("version", 1)
                 .put("text", routing.replace(LIVE_LINE, "decide.primary(\"vp-engineering\").fanOut(\"cfo\", \"mission-control\");"))));
+        // ... and the desk's scenario brought up to date in the same draft, so that the promotion's gate passes it
+        String scenario = draftFile(draft, "broker/scenarios/trades.yaml");
+        workbench("PUT", "drafts/" + draft + "/file?path=broker/scenarios/trades.yaml", Json.write(Json.object().put("version", 2)
+                .put("text", scenario.replaceAll("primary_recipients: \\[[^]]*]\\n(\\s*)fan_out: \\[[^]]*]",
+                        "primary_recipients: [vp-engineering]\n$1fan_out: [cfo, mission-control]"))));
 
         // When it is started in shadow from the tab
         browser.driver.get(base + "/workbench/");
@@ -380,17 +388,44 @@ class WorkbenchBrowserTest {
         browser.waitForText(By.id("trial-state"), "canary at 20%");
         browser.waitForText(By.id("trial-words"), "senders are assigned whole, so the share of messages differs from 20%");
 
-        // ... and aborts it with a reason, confirmed by a second click
-        WebElement note = browser.driver.findElement(By.id("trial-note"));
-        note.sendKeys("the desk wants another week");
-        Thread.sleep(1_000);
-        assertEquals("the desk wants another week", note.getDomProperty("value"));
-        browser.click(By.id("trial-abort"));
-        browser.waitForText(By.id("trial-abort"), "Click again to abort");
-        assertTrue(server.server().trials().runningHere(), "one click aborts nothing");
-        browser.click(By.id("trial-abort"));
-        browser.waitForText(By.id("trial-state"), "aborted");
+        // ... stops it for now and resumes it
+        browser.click(By.id("trial-stop"));
+        browser.waitForText(By.id("trial-state"), "stopped");
+        browser.waitForText(By.id("trial-action-out"), "Stopped: every message is decided by the live rules");
         assertFalse(server.server().trials().runningHere());
+        Thread.sleep(1_000);
+        browser.click(By.id("trial-resume"));
+        browser.waitForText(By.id("trial-state"), "running");
+        browser.waitForText(By.id("trial-state"), "canary at 20%");
+        assertTrue(server.server().trials().runningHere());
+
+        // ... and promotes it with a note, confirmed by a second click
+        WebElement note = browser.driver.findElement(By.id("trial-note"));
+        note.sendKeys("the desk agrees after a day of canary");
+        Thread.sleep(1_000);
+        assertEquals("the desk agrees after a day of canary", note.getDomProperty("value"), "what a person types survives");
+        browser.driver.findElement(By.id("trial-accept")).click();
+        browser.click(By.id("trial-promote"));
+        browser.waitForText(By.id("trial-promote"), "Click again to promote");
+        assertTrue(server.server().trials().runningHere(), "one click promotes nothing");
+        Thread.sleep(1_000);
+        browser.click(By.id("trial-promote"));
+        String outcome = browser.waitFor("the promotion's outcome", d -> {
+            try {
+                if (d.findElement(By.id("trial-state")).getText().contains("promoted")) {
+                    return "promoted";
+                }
+                String out = d.findElement(By.id("trial-action-out")).getText();
+                return out.startsWith("Refused") ? out : null;
+            } catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException e) {
+                return null;
+            }
+        });
+        assertEquals("promoted", outcome);
+        browser.waitForText(By.id("trial-action-out"), "Promoted: the draft is live.");
+        assertFalse(server.server().trials().runningHere());
+        assertEquals("vp-engineering", route(TRADE).path("primary_recipients").path(0).asText(), "the candidate is live");
+        browser.waitForText(By.id("revision"), server.server().engine().bundle().revision().substring(0, 12));
         workbench("DELETE", "drafts/" + draft, null);
 
         // A candidate that breaks an invariant on live traffic is refused promotion, the invariant named on screen
