@@ -19,7 +19,8 @@ function approvalsPanel(draft, redraw) {
   if (!a) return '';
   const closed = draft.status === 'activated' || draft.status === 'discarded';
   const list = el('ul', {id: 'approvals-list'},
-    a.approvals.map(v => el('li', {class: 'ok'}, 'approved by ' + v.user + ' (' + when(v.at) + '): ' + (v.note || ''))),
+    a.approvals.map(v => el('li', {class: 'ok'}, 'approved by ' + v.user + ' (' + when(v.at) + '), '
+      + (v.impact_job ? 'having seen the impact of this content' : 'without running the impact') + ': ' + (v.note || ''))),
     a.rejections.map(v => el('li', {class: 'error'}, 'rejected by ' + v.user + ' (' + when(v.at) + '): ' + (v.note || ''))),
     a.for_other_content.map(v => el('li', {class: 'muted'}, v.verdict + ' by ' + v.user + ' before a later edit: counts no more')));
   const summary = el('p', {id: 'approvals-summary', class: a.enough ? 'ok' : 'muted'}, a.required === 0

@@ -25,10 +25,12 @@ public final class Approvals {
     public static final String REJECTED = "draft_rejected";
 
     /** One verdict as the audit log holds it. */
-    public record Verdict(long seq, String user, String via, boolean approve, String contentHash, String at, String note) {
+    public record Verdict(long seq, String user, String via, boolean approve, String contentHash, String at, String note,
+                          String impactJob) {
         ObjectNode toJson() {
             return Json.object().put("user", user).put("via", via).put("verdict", approve ? "approved" : "rejected")
-                    .put("content_hash", contentHash).put("at", at).put("note", note).put("audit_seq", seq);
+                    .put("content_hash", contentHash).put("at", at).put("note", note).put("audit_seq", seq)
+                    .put("impact_job", impactJob);
         }
     }
 
@@ -69,7 +71,8 @@ public final class Approvals {
         }
         byDraft.computeIfAbsent(e.path("draft").asText(), k -> java.util.Collections.synchronizedList(new ArrayList<>()))
                 .add(new Verdict(e.path("seq").asLong(), e.path("user").asText(), e.path("via").asText(), APPROVED.equals(action),
-                        e.path("content_hash").asText(), e.path("at").asText(), e.path("note").asText(null)));
+                        e.path("content_hash").asText(), e.path("at").asText(), e.path("note").asText(null),
+                        e.path("impact_job").asText(null)));
     }
 
     /** The standing of {@code draft} as it is now ({@code contentHash}), written by {@code authors}, needing {@code required}. */

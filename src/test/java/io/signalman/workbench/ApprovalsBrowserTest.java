@@ -97,9 +97,15 @@ class ApprovalsBrowserTest {
         browser.waitForText(By.id("diff-words"), "the rule \"" + RULE + "\" of broker is changed");
         browser.waitForText(By.cssSelector("#draft-diff pre[data-side=draft]"), ADDED.strip());
         browser.shot("review-diff");
+        // ... runs the impact (no author, and no need to be: it changes nothing) and reads it
+        browser.click(By.id("impact-run"));
+        browser.waitForText(By.id("impact-out"), "On the decisions this server logged");
+        assertFalse(browser.driver.findElement(By.tagName("body")).getText().contains("[object"), "no object shown as text");
         submitWithNote(By.id("verdict-note"), "the comment is right", By.id("approve-go"));
         browser.waitForText(By.id("approvals-summary"), "1 of 1 approval(s)");
         browser.waitForText(By.id("approvals-list"), "approved by bo");
+        // ... and the approval records that he saw it
+        browser.waitForText(By.id("approvals-list"), "having seen the impact of this content");
         browser.shot("approvals-approved");
 
         // cy logs in: the approved draft waits for him; he opens it from his inbox and activates it
@@ -136,6 +142,18 @@ class ApprovalsBrowserTest {
                 By.cssSelector(".activation[data-seq='1'] button.emergency-revert"));
         browser.waitForText(By.cssSelector("#tab-history"), "#2 revert by cy");
 
+        // No page shows an object where a sentence fits
+        for (WebElement tab : browser.driver.findElements(By.cssSelector("#tabs button[data-tab]"))) {
+            if (!tab.isDisplayed()) {
+                continue;
+            }
+            String name = tab.getDomAttribute("data-tab");
+            browser.click(By.cssSelector("#tabs button[data-tab='" + name + "']"));
+            browser.waitFor("the " + name + " tab to draw", d -> !d.findElement(By.id("tab-" + name)).getText().isBlank() ? true : null);
+            String text = browser.driver.findElement(By.tagName("body")).getText();
+            assertFalse(text.contains("[object") || text.contains("undefined") || text.matches("(?s).*\\{\"[a-z_]+\":.*"),
+                    name + " tab shows code where a sentence fits:\n" + text);
+        }
         assertFalse(browser.driver.manage().getCookies().iterator().hasNext(), "no token, and nothing else, in a cookie");
     }
 
