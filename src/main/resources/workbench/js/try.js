@@ -158,7 +158,8 @@ async function decide() {
   } catch (e) {
     if (seq !== asked) return;
     clear(form.out).append(el('p', {class: 'error'}, e.message),
-      el('ul', {class: 'problems'}, (e.details && e.details.errors || []).map(x => el('li', {class: 'error'}, x.file + ':' + x.line + ': ' + x.message))));
+      el('ul', {class: 'problems'}, (e.details && e.details.errors || []).map(x => el('li', {class: 'error'},
+        x.file ? x.file + ':' + x.line + ': ' + x.message : (x.field ? x.field + ': ' : '') + x.message))));
   }
 }
 

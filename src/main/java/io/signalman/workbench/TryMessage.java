@@ -1,6 +1,7 @@
 package io.signalman.workbench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.packs.Packs;
 import io.signalman.engine.Decision;
@@ -43,6 +44,11 @@ final class TryMessage {
     }
 
     static ObjectNode run(JsonNode body, RuleBundle live, RuleBundle draft) {
+        return run(body, live, draft, Json::array);
+    }
+
+    /** {@code examples}: inputs of the pack known to be valid, to read past one input error to the next. */
+    static ObjectNode run(JsonNode body, RuleBundle live, RuleBundle draft, java.util.function.Supplier<ArrayNode> examples) {
         String packName = body.path("pack").asText("");
         DecisionPack<?, ?> pack = Packs.named(packName).orElseThrow(() -> new WorkbenchException(400, "unknown_pack",
                 "no pack \"" + packName + "\"; packs: " + Packs.all().stream().map(DecisionPack::name).toList()));
@@ -58,9 +64,88 @@ final class TryMessage {
         String rule = whyNot == null || whyNot.isNull() || whyNot.asText().isBlank() ? null : whyNot.asText();
         ObjectNode out = Json.object();
         out.put("pack", packName);
+        inputErrors(pack, input, state, examples);
         out.set("live", decide(pack, live, input, state, rule));
         out.set("draft", draft == null ? Json.MAPPER.nullNode() : decide(pack, draft, input, state, rule));
         return out;
+    }
+
+    /** At most this many input errors are listed; each costs one parse of the input. */
+    static final int MAX_INPUT_ERRORS = 20;
+
+    /**
+     * Every input error at once, not one per attempt: the input is parsed as the pack's endpoint
+     * parses it; at each error, the field is given a valid example's value there (or, with none,
+     * taken out) and the input parsed again, until it parses, a field fails twice, or
+     * {@link #MAX_INPUT_ERRORS}. Answers 400 {@code invalid_input} naming the first, with
+     * {@code details.errors} listing each ({@code field}, {@code message}). Nothing when the input is valid.
+     */
+    static void inputErrors(DecisionPack<?, ?> pack, JsonNode input, JsonNode state, java.util.function.Supplier<ArrayNode> valid) {
+        JsonNode probe = input.deepCopy();
+        ArrayNode examples = null;
+        ArrayNode errors = Json.array();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        String first = null;
+        for (int i = 0; i < MAX_INPUT_ERRORS; i++) {
+            try {
+                if (state == null || state.isNull()) {
+                    pack.parseInput(probe);
+                } else {
+                    pack.parseRecord(probe, state);
+                }
+                break;
+            } catch (InputException e) {
+                if (!seen.add(e.field())) {
+                    break;
+                }
+                String said = (e.field().isEmpty() ? "" : e.field() + ": ") + e.getMessage();
+                first = first == null ? said : first;
+                errors.addObject().put("field", e.field()).put("message", e.getMessage());
+                examples = examples == null ? valid.get() : examples;
+                if (e.field().isEmpty() || !repair(probe, e.field(), examples)) {
+                    break;
+                }
+            }
+        }
+        if (first != null) {
+            ObjectNode details = Json.object().put("field", errors.get(0).path("field").asText());
+            details.set("errors", errors);
+            throw new WorkbenchException(400, "invalid_input", errors.size() == 1 ? first
+                    : first + " (and " + (errors.size() - 1) + " more: each is listed)", details);
+        }
+    }
+
+    /** Puts an example's value at {@code field} ("a.b" or "a[2].b") in {@code input}, or takes the field out; false when neither can be done. */
+    private static boolean repair(JsonNode input, String field, ArrayNode examples) {
+        com.fasterxml.jackson.core.JsonPointer at;
+        try {
+            at = com.fasterxml.jackson.core.JsonPointer.compile("/" + field.replaceAll("\\[(\\d+)]", ".$1").replace("~", "~0")
+                    .replace("/", "~1").replace(".", "/"));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        JsonNode parent = input.at(at.head());
+        String last = at.last().getMatchingProperty();
+        JsonNode valid = null;
+        for (JsonNode ex : examples) {
+            JsonNode v = ex.path("input").isObject() ? ex.path("input").at(at) : ex.at(at);
+            if (!v.isMissingNode()) {
+                valid = v;
+                break;
+            }
+        }
+        if (parent instanceof ObjectNode o) {
+            if (valid != null) {
+                o.set(last, valid.deepCopy());
+                return true;
+            }
+            return o.remove(last) != null;
+        }
+        if (parent instanceof ArrayNode a && at.last().mayMatchElement() && at.last().getMatchingIndex() < a.size()) {
+            a.remove(at.last().getMatchingIndex());
+            return true;
+        }
+        return false;
     }
 
     private static <I, D> JsonNode decide(DecisionPack<I, D> pack, RuleBundle bundle, JsonNode input, JsonNode state, String whyNot) {

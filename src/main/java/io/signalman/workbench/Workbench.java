@@ -323,7 +323,9 @@ public final class Workbench implements io.signalman.http.ApiModule {
         Checks.Outcome draft = files == null ? null : checks.check(files);
         ObjectNode out;
         try {
-            out = TryMessage.run(req, liveApart(), draft != null && draft.ok() ? draft.bundle() : null);
+            String pack = req.path("pack").asText("");
+            out = TryMessage.run(req, liveApart(), draft != null && draft.ok() ? draft.bundle() : null,
+                    () -> fixtures == null ? Json.array() : Examples.of(fixtures, pack));
         } catch (io.signalman.engine.EvaluationTooCostlyException e) {
             if (files != null) {
                 stopped.mark(files, "Try: " + e.getMessage());

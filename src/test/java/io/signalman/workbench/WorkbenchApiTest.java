@@ -55,6 +55,29 @@ class WorkbenchApiTest {
     }
 
     @Test
+    void tryListsEveryInputErrorAtOnceNotOnePerAttempt() throws Exception {
+        // Given a message with three mistakes: a priority outside its words, a type that is no text, a field no one reads
+        String body = "{\"pack\": \"broker\", \"input\": {\"envelope\": {\"from_agent\": \"foresight\", \"priority\": \"urgent\"},"
+                + " \"type\": 42, \"subtype\": \"trade.executed\", \"sudo\": true}}";
+
+        HttpResponse<String> r = send("POST", "try", body, null);
+
+        // Then one answer names all three, the first in the message
+        assertEquals(400, r.statusCode(), r.body());
+        JsonNode err = json(r);
+        assertEquals("invalid_input", err.get("error").asText());
+        java.util.Set<String> fields = new java.util.TreeSet<>();
+        err.get("details").get("errors").forEach(e -> fields.add(e.get("field").asText()));
+        assertEquals(java.util.Set.of("envelope.priority", "type", "sudo"), fields, err.toString());
+        assertTrue(err.get("message").asText().contains("and 2 more"), err.toString());
+
+        // ... and a valid message is not refused by the search for more
+        HttpResponse<String> fine = send("POST", "try", "{\"pack\": \"broker\", \"input\": {\"envelope\": {\"from_agent\":"
+                + " \"foresight\", \"priority\": \"normal\"}, \"type\": \"event\", \"subtype\": \"trade.executed\"}}", null);
+        assertEquals(200, fine.statusCode(), fine.body());
+    }
+
+    @Test
     void pagesCarryAStrictContentSecurityPolicy() throws Exception {
         HttpResponse<String> page = HTTP.send(HttpRequest.newBuilder(URI.create(base.replace("api/", ""))).build(),
                 HttpResponse.BodyHandlers.ofString());
