@@ -1,5 +1,5 @@
 import {call} from './api.js';
-import {el, clear, when} from './dom.js';
+import {el, clear, when, term} from './dom.js';
 
 /**
  * Activation of a draft through the reload gate, with a required note. Only an open, up-to-date
@@ -102,7 +102,7 @@ function activationOnly(draft, app, done) {
   });
   return el('div', {},
     el('p', {class: 'muted'}, 'Activation goes through the same gate as a reload: the draft must compile, the golden history must ',
-      'replay unchanged (or its changes be accepted here, on the record) and every invariant must hold. ',
+      'replay unchanged (or its changes be accepted here, on the record) and every ', term('invariant'), ' must hold. ',
       'The files are then written into the rules folder, the change is recorded with your note, and this draft is closed.'),
     el('label', {class: 'block'}, 'Note', note),
     goldenChanges(draft),

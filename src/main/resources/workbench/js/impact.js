@@ -1,5 +1,5 @@
 import {call, get} from './api.js';
-import {el, clear, json} from './dom.js';
+import {el, clear, json, term} from './dom.js';
 
 /** The impact panel of a draft: replay it against the live rules, with live progress. */
 export function runImpact(draftId, app) {
@@ -57,7 +57,7 @@ function report(title, r, draftId, app) {
   const changed = r.changed;
   const box = el('div', {class: 'report'}, el('h3', {}, title),
     el('p', {class: changed ? 'warn' : 'ok'}, r.records + ' decisions replayed: ' + r.unchanged + ' unchanged, ' + changed + ' changed, ' +
-      r.invariant_violation_count + ' invariant violation(s).'));
+      r.invariant_violation_count + ' ', term('invariant'), ' violation(s).'));
   const tryIt = x => el('button', {class: 'small', on: {click: () => app.show('try', {pack: x.pack || packOf(x), input: x.input,
     state_before: x.state_before, draft: draftId})}}, 'Open in Try');
   // What changed, in words, by the rules or table rows whose contribution changed.

@@ -99,7 +99,7 @@ function row(r) {
     at: r.at, rules_revision: r.rules_revision});
   return el('tr', {class: 'decision-row', 'data-id': r.decision_id, tabindex: 0, title: 'open in Try a message',
     on: {click: open, keydown: ev => { if (ev.key === 'Enter') open(); }}},
-    el('td', {}, when(r.at)), el('td', {}, r.pack), el('td', {class: 'rule-name'}, d.rule || '(no rule)'),
+    el('td', {}, when(r.at)), el('td', {}, r.pack), el('td', {class: 'rule-name'}, d.rule || 'no rule matched: the pack\'s default'),
     el('td', {class: 'recipients'}, sentTo(r.pack, d)), el('td', {}, el('code', {}, r.decision_id)));
 }
 

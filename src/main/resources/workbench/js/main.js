@@ -1,4 +1,5 @@
 import {get, token, setToken, stream} from './api.js';
+import {TERMS} from './dom.js';
 import * as rules from './rules.js';
 import * as tryMsg from './try.js';
 import * as scenarios from './scenarios.js';
@@ -56,8 +57,9 @@ export const app = {
   async refreshRevision() {
     try {
       const o = await get('overview');
-      document.getElementById('revision').textContent = 'live rules ' + o.revision.slice(0, 19) + '… loaded ' +
-        new Date(o.loaded_at).toLocaleTimeString();
+      const rev = document.getElementById('revision');
+      rev.textContent = 'live rules ' + o.revision.slice(0, 19) + '… loaded ' + new Date(o.loaded_at).toLocaleTimeString();
+      rev.title = TERMS.revision;
     } catch (e) {
       document.getElementById('revision').textContent = e.status === 401 ? 'enter a token to read the workbench' : e.message;
     }

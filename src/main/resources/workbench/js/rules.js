@@ -1,5 +1,5 @@
 import {get} from './api.js';
-import {el, clear, when, table} from './dom.js';
+import {el, clear, when, table, term} from './dom.js';
 
 let root;
 let app;
@@ -71,7 +71,7 @@ export async function show() {
   }
   clear(root);
   root.append(el('h2', {}, 'Rules, as they run'),
-    el('p', {class: 'muted'}, 'Every pack\'s rules in firing order: the phase first, then the highest salience. ',
+    el('p', {class: 'muted'}, 'Every pack\'s rules in firing order: the ', term('phase'), ' first, then the highest ', term('salience'), '. ',
       'In a first-match group the first rule that matches decides; additive rules only add. ',
       '"Fired" counts since the server started; "last fired" comes from the decision log.'));
   for (const pack of data.packs) {
@@ -90,7 +90,7 @@ export async function show() {
         'timeline'))));
     root.append(el('h3', {}, 'Pack ' + pack.name),
       el('p', {class: 'muted'}, 'Files: ' + pack.files.join(', ')),
-      table(['#', 'Rule and why', 'Phase', 'Salience', 'Where', 'Fired since this server started', 'Last fired (decision log)', '', 'History'], rows));
+      table(['#', 'Rule and why', term('phase', 'Phase'), term('salience', 'Salience'), 'Where', 'Fired since this server started', 'Last fired (decision log)', '', 'History'], rows));
   }
   root.append(panel);
   const loose = data.warnings.length;

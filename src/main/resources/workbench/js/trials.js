@@ -1,5 +1,5 @@
 import {get, trials as v1} from './api.js';
-import {el, clear, json, when} from './dom.js';
+import {el, clear, json, when, term} from './dom.js';
 
 // Live trials: a draft started beside the live rules in shadow or as a canary, its figures as the
 // server counts them (polled while the tab is shown), the divergences grouped by the rules that
@@ -34,7 +34,7 @@ export function init(section, a) {
   view = el('div', {id: 'trial-view'});
   root.append(el('h2', {}, 'Live trials'),
     el('p', {class: 'muted'}, 'Run a draft beside the live rules on real traffic. In shadow every client keeps the live answer and the ',
-      'draft decides beside it; as a canary the draft answers the senders whose bucket is in its share. A stop limit ends the ',
+      'draft decides beside it; as a ', term('canary'), ' the draft answers the senders whose ', term('bucket'), ' is in its share. A stop limit ends the ',
       'trial by itself; promote goes through the same gate and record as an activation.'),
     el('div', {class: 'form'}, el('label', {}, 'Draft ', form.draft), el('label', {}, 'Mode ', form.mode),
       el('label', {}, 'Percent ', form.percent)),
@@ -144,7 +144,7 @@ function render(t) {
     el('h4', {}, 'Where the draft answers differently'),
     t.divergences.length ? el('div', {id: 'trial-divergences'}, t.divergences.map(g => group(t, g)))
       : el('p', {class: 'muted'}, 'Nowhere so far.'),
-    ...(t.invariant_violations.length ? [el('h4', {}, 'Rules of the pack the draft broke (invariants)'),
+    ...(t.invariant_violations.length ? [el('h4', {}, 'Rules of the pack the draft broke (', term('invariant', 'invariants'), ')'),
       el('div', {id: 'trial-violations'}, t.invariant_violations.map(v => violation(t, v)))] : []));
 }
 

@@ -3,6 +3,7 @@ package io.signalman.workbench;
 import static io.signalman.TextAssertions.assertContains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.signalman.TestBundles;
 import io.signalman.app.Server;
@@ -154,6 +155,12 @@ class ApprovalsBrowserTest {
             assertFalse(text.contains("[object") || text.contains("undefined") || text.matches("(?s).*\\{\"[a-z_]+\":.*"),
                     name + " tab shows code where a sentence fits:\n" + text);
         }
+        // ... and the platform's words are explained on hover where they show
+        browser.click(By.cssSelector("#tabs button[data-tab=rules]"));
+        WebElement salience = browser.waitFor("salience explained", d -> d.findElements(By.cssSelector("#tab-rules th abbr.term")).stream()
+                .filter(a -> a.getText().equals("Salience")).findFirst().orElse(null));
+        assertTrue(salience.getDomAttribute("title").contains("tried first"), salience.getDomAttribute("title"));
+        assertTrue(browser.driver.findElement(By.id("revision")).getDomAttribute("title").contains("fingerprint"));
         assertFalse(browser.driver.manage().getCookies().iterator().hasNext(), "no token, and nothing else, in a cookie");
     }
 
