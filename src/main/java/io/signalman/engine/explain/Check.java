@@ -73,7 +73,7 @@ public record Check(String pattern, String constraint, int line, Boolean result,
      * priority is "high")". Null when the constraint's form has no words here (the raw text stands).
      */
     public String words() {
-        String said = Phrases.of(constraint);
+        String said = Phrases.of(constraint, pattern);
         if (said == null) {
             return null;
         }

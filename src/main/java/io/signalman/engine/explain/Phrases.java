@@ -22,15 +22,30 @@ final class Phrases {
     /** What a call may take to be said in words: a field, a binding's field, or a quoted text. */
     private static final Pattern ARG = Pattern.compile("[$\\w.]+|\"[^\"]*\"");
 
+    /** A call whose words start with a modal or a verb of being: negated after it ("may not publish"). */
+    private static final Pattern MODAL = Pattern.compile("^(may|can|must|should|is|has|does)(?: (.+))?$");
+    /** The fact the constraint is about, for the call being said (one constraint per call of {@link #of}). */
+    private static final ThreadLocal<String> SUBJECT = new ThreadLocal<>();
+
     private Phrases() {
     }
 
     /** The constraint in words, or null when its form is not one this knows. */
     static String of(String constraint) {
+        return of(constraint, null);
+    }
+
+    /**
+     * The constraint in words, a call on the fact said of it: {@code !mayPublish($m.subtype)} on a
+     * {@code Card} is "the card may not publish the message's subtype". {@code pattern}: the fact's
+     * type, or null.
+     */
+    static String of(String constraint, String pattern) {
         if (constraint == null || constraint.length() > 2_000) {
             return null;
         }
         try {
+            SUBJECT.set(pattern == null || !pattern.matches("[A-Za-z]\\w{0,60}") ? null : "the " + words(pattern));
             return said(constraint);
         } catch (RuntimeException e) {
             // Words are a courtesy: a form this reads wrongly leaves the raw text, never fails an explanation.
@@ -63,7 +78,15 @@ final class Phrases {
             String what = words(call.group(2));
             String args = call.group(3).isBlank() ? "" : " " + String.join(" and ", split(call.group(3), ",").stream()
                     .map(a -> name(a.strip())).toList());
-            return call.group(1).isEmpty() ? what + args + " holds" : what + args + " does not hold";
+            boolean not = !call.group(1).isEmpty();
+            java.util.regex.Matcher modal = MODAL.matcher(what);
+            if (modal.matches()) {
+                // A call that says what the fact may, can or is: "the card may not publish the message's subtype"
+                String subject = SUBJECT.get();
+                String verb = not ? modal.group(1) + " not" + (modal.group(2).isEmpty() ? "" : " " + modal.group(2)) : what;
+                return (subject == null ? "" : subject + " ") + verb + args;
+            }
+            return not ? what + args + " does not hold" : what + args + " holds";
         }
         Matcher m = COMPARE.matcher(c);
         if (!m.matches()) {

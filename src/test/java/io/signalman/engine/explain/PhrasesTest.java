@@ -13,7 +13,11 @@ class PhrasesTest {
         assertEquals("the subtype starts with trade.", Phrases.of("subtype str[startsWith] \"trade.\""));
         assertEquals("the priority is critical or the priority is high", Phrases.of("priority == \"critical\" || priority == \"high\""));
         assertEquals("the id is the message's from agent", Phrases.of("id == $m.fromAgent"));
-        assertEquals("may publish the message's subtype does not hold", Phrases.of("!mayPublish($m.subtype)"));
+        assertEquals("may not publish the message's subtype", Phrases.of("!mayPublish($m.subtype)"));
+        assertEquals("the card may not publish the message's subtype", Phrases.of("!mayPublish($m.subtype)", "Card"));
+        assertEquals("the card may publish the message's subtype", Phrases.of("mayPublish($m.subtype)", "Card"));
+        assertEquals("the card is not muted", Phrases.of("!isMuted()", "Card"));
+        assertEquals("fails the message's subtype does not hold", Phrases.of("!fails($m.subtype)", "Brake"));
         assertEquals("the token estimate is above 200 and the code block count is at most 3",
                 Phrases.of("tokenEstimate > 200 && codeBlockCount <= 3"));
         assertEquals("the kind is one of user_message, tool_result", Phrases.of("kind in (\"user_message\", \"tool_result\")"));
