@@ -499,20 +499,25 @@ public final class Trials implements AutoCloseable {
 
     /** Stops a running trial everywhere (the store), and here. */
     private void stop(Running r, String reason) {
+        boolean[] mine = {false};
         try {
-            boolean[] mine = {false};
             update(r.id(), before -> {
                 mine[0] = before.running();
                 return before.running() ? before.stopped(reason) : before;
             });
             LOG.warn("trial {} stopped: {}", r.id(), reason);
-            if (mine[0]) {
-                stopped.accept(r.id(), reason);
-            }
         } catch (RuntimeException e) {
             LOG.error("trial {} could not be recorded as stopped ({}): {}", r.id(), reason, e.toString());
         }
         endHere(r.id());
+        if (mine[0]) {
+            // Told once its last figures are kept, so that whoever reads them after the stop reads them all.
+            try {
+                stopped.accept(r.id(), reason);
+            } catch (RuntimeException e) {
+                LOG.error("trial {} stopped ({}), but the audit log did not take it: {}", r.id(), reason, e.toString());
+            }
+        }
     }
 
     /** The trial no longer runs on this node: its last figures are published and kept. */
