@@ -155,7 +155,9 @@ public final class Implication {
                 case "startsWith" -> s.startsWith(p);
                 case "endsWith" -> s.endsWith(p);
                 // RE2/J, as the rules match: String.matches backtracks, and forty ".*" in a row held the lint for minutes
-                default -> com.google.re2j.Pattern.matches(p, s);
+                // A pattern over the size bound is refused at its own line; matching it here could only cost
+                // (RE2/J's matcher recurses over the program: a 22,000-step one overflowed a worker's stack)
+                default -> RegexSize.of(p).problem() == null && com.google.re2j.Pattern.matches(p, s);
             };
         } catch (PatternSyntaxException | com.google.re2j.PatternSyntaxException e) {
             return false;
