@@ -120,6 +120,11 @@ class ImageTest {
         assertTrue(Files.isDirectory(root.resolve(RULES.substring(1)).resolve("signals")), "the default rules are in the image");
         assertTrue(Files.getPosixFilePermissions(root.resolve(DATA.substring(1))).contains(PosixFilePermission.OTHERS_WRITE),
                 "the user (not the owner, root) can write the image's data folder");
+        for (String dir : List.of(RULES, RULES + "/signals", RULES + "/signals/scenarios")) {
+            assertTrue(Files.getPosixFilePermissions(root.resolve(dir.substring(1))).containsAll(Set.of(
+                    PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE)),
+                    dir + ": the user replaces rules files (activations, a cluster member's mirror) in the image's folder");
+        }
         assertTrue(Files.isExecutable(root.resolve("opt/java/bin/java")));
         assertTrue(Files.isRegularFile(root.resolve("lib64/ld-linux-x86-64.so.2")), "the dynamic loader is in the image");
         assertTrue(Files.notExists(root.resolve("bin/sh")), "no shell: the runtime, its libraries and the application only");
