@@ -33,7 +33,7 @@ run: build
 	@SIGNALMAN_ADMIN_TOKEN="$${SIGNALMAN_ADMIN_TOKEN:-$$(cat data/admin-token)}" \
 	  bin/signalman serve --host $(HOST) --port $(PORT) --rules rules --fixtures replay-fixtures --data data
 
-## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP,
+## Everything CI runs: layout checks, the container image (make image; ImageTest runs it under chroot), then the whole test suite (unit, properties, fixtures, HTTP,
 ## the workbench in a headless Chromium, and the short crash harness, CrashIT, on the jar built before the tests).
 ## A passing run leaves its wall seconds, from the first check to the last test, in target/make-test-seconds
 ## for the bench table; a failing run removes the file (a run cut short is no figure for the suite's time)
