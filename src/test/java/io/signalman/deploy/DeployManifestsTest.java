@@ -138,6 +138,11 @@ class DeployManifestsTest {
             String jdbc = s.path("environment").path("SIGNALMAN_STATE_JDBC").asText();
             assertTrue(jdbc.startsWith("jdbc:postgresql://postgres:5432/"), jdbc);
             assertEquals("service_healthy", s.path("depends_on").path("postgres").path("condition").asText());
+            // Probed on /ready by the application's own probe, in the image's layout (ImageTest runs it there).
+            List<String> check = strings(s.path("healthcheck").path("test"));
+            assertEquals(List.of("CMD", "/opt/java/bin/java"), check.subList(0, 2), node);
+            assertEquals("/app/classes", check.get(check.indexOf("-cp") + 1));
+            Class.forName(check.get(check.size() - 1)).getMethod("main", String[].class);
             List<String> volumes = strings(s.path("volumes"));
             assertTrue(volumes.stream().anyMatch(v -> v.endsWith(":" + ImageTest.DATA)), node + " keeps its data in a volume");
             assertTrue(volumes.stream().anyMatch(v -> v.endsWith(":" + ImageTest.RULES)), node + " keeps its rules mirror");

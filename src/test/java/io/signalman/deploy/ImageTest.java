@@ -185,6 +185,14 @@ class ImageTest {
             }
             assertEquals(200, ready, "GET /ready inside the image; the server said:\n" + Files.readString(log));
             assertEquals(200, status(http, port, "/health"));
+            // The health check compose runs in the container: 0 while the server is ready, 1 with none on its port.
+            List<String> probe = List.of("/opt/java/bin/java", "-cp", "/app/classes", "io.signalman.cli.ReadyProbe");
+            Result up = run(chroot(probe), env, Duration.ofSeconds(60));
+            assertEquals(0, up.code, up.output);
+            Map<String, String> elsewhere = new LinkedHashMap<>(env);
+            elsewhere.put("SIGNALMAN_PORT", Integer.toString(closedPort()));
+            Result down = run(chroot(probe), elsewhere, Duration.ofSeconds(60));
+            assertEquals(1, down.code, down.output);
             if (root()) {
                 // chroot execs the entrypoint: the process is the JVM, and it is not root.
                 String status = Files.readString(Path.of("/proc", Long.toString(p.pid()), "status"));
@@ -197,6 +205,12 @@ class ImageTest {
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
         }
     }
 
