@@ -21,7 +21,7 @@ image: $(IMAGE)
 
 $(IMAGE): $(SOURCES) $(shell find rules replay-fixtures -type f) tools/image/stage-root.sh tools/image/modules
 	tools/image/stage-root.sh target/image-root
-	$(MVN) package -DskipTests -Pimage
+	$(MVN) package -Dmaven.test.skip=true -Pimage
 
 ## Serve rules/ on http://$(HOST):$(PORT) (builds first if needed), the workbench at /workbench/.
 ## Without SIGNALMAN_ADMIN_TOKEN, a random admin token is made once in data/admin-token (mode 600)
