@@ -6,12 +6,22 @@ SOURCES  := $(shell find src/main -type f) pom.xml
 HOST     ?= 127.0.0.1
 PORT     ?= 8080
 
-.PHONY: build run test test-clock openapi-lint crash-test postgres check replay fixtures seed-bundle format-check bench bench-cluster bench-reload bench-state bench-replay clean browser workbench-screenshots
+.PHONY: build image run test test-clock openapi-lint crash-test postgres check replay fixtures seed-bundle format-check bench bench-cluster bench-reload bench-state bench-replay clean browser workbench-screenshots
 
 build: $(JAR)
 
 $(JAR): $(SOURCES)
 	$(MVN) package -DskipTests
+
+## The container image, an OCI image tarball (docs/operations.md, "Container image"): Jib from scratch,
+## offline, over what tools/image/stage-root.sh stages in target/image-root (a jlink'ed runtime, the
+## libraries it links, /etc, the rules). Load it with docker load -i, podman load -i or skopeo.
+IMAGE := target/signalman-image.tar
+image: $(IMAGE)
+
+$(IMAGE): $(SOURCES) $(shell find rules replay-fixtures -type f) tools/image/stage-root.sh tools/image/modules
+	tools/image/stage-root.sh target/image-root
+	$(MVN) package -Dmaven.test.skip=true -Pimage
 
 ## Serve rules/ on http://$(HOST):$(PORT) (builds first if needed), the workbench at /workbench/.
 ## Without SIGNALMAN_ADMIN_TOKEN, a random admin token is made once in data/admin-token (mode 600)
@@ -23,12 +33,12 @@ run: build
 	@SIGNALMAN_ADMIN_TOKEN="$${SIGNALMAN_ADMIN_TOKEN:-$$(cat data/admin-token)}" \
 	  bin/signalman serve --host $(HOST) --port $(PORT) --rules rules --fixtures replay-fixtures --data data
 
-## Everything CI runs: layout checks, then the whole test suite (unit, properties, fixtures, HTTP,
+## Everything CI runs: layout checks, the container image (make image; ImageTest runs it under chroot), then the whole test suite (unit, properties, fixtures, HTTP,
 ## the workbench in a headless Chromium, and the short crash harness, CrashIT, on the jar built before the tests).
 ## A passing run leaves its wall seconds, from the first check to the last test, in target/make-test-seconds
 ## for the bench table; a failing run removes the file (a run cut short is no figure for the suite's time)
 ## and still fails with the suite's own exit status.
-test: test-clock format-check openapi-lint postgres browser
+test: test-clock format-check openapi-lint postgres browser image
 	@echo "mvn -B -Dstyle.color=never verify"; rc=0; mvn -B -Dstyle.color=never verify || rc=$$?; \
 	if [ $$rc -eq 0 ]; then \
 	  awk -v s="$$(cat target/.make-test-start)" -v e="$$(date +%s.%N)" 'BEGIN { printf "%.1f\n", e - s }' > target/make-test-seconds; \
