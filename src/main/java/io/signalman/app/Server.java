@@ -118,6 +118,11 @@ public final class Server implements AutoCloseable {
      * @throws BundleException when the rules do not compile: a server never starts on bad rules
      */
     public static Server start(ServerConfig config) throws BundleException {
+        if (!java.nio.charset.Charset.defaultCharset().equals(java.nio.charset.StandardCharsets.UTF_8)) {
+            LOG.warn("the JVM's default charset is {}, not UTF-8: Drools reads rule files in it, so text beyond ASCII in a rule "
+                    + "(a name, a reason, a quoted value) is misread; start java with -Dfile.encoding=UTF-8 (bin/signalman and "
+                    + "the image do)", java.nio.charset.Charset.defaultCharset());
+        }
         return start(config, Disk.REAL);
     }
 

@@ -116,10 +116,14 @@ final class CompileUnits {
         return sb.toString();
     }
 
-    /** sha-256 over the format, the Drools version, the pack and the parts, each length-prefixed. */
+    /**
+     * sha-256 over the format, the Drools version, the charset Drools reads the DRL bytes with (the
+     * JVM's default: a unit built under another one read non-ASCII text otherwise, and must not be
+     * reused), the pack and the parts, each length-prefixed.
+     */
     private static String key(String pack, List<String> parts) {
         MessageDigest sha = sha256();
-        for (String part : List.of(FORMAT, DROOLS, pack)) {
+        for (String part : List.of(FORMAT, DROOLS, java.nio.charset.Charset.defaultCharset().name(), pack)) {
             update(sha, part);
         }
         parts.forEach(p -> update(sha, p));
