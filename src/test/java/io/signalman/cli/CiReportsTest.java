@@ -4,6 +4,7 @@ import static io.signalman.TestBundles.copyOfRules;
 import static io.signalman.TestBundles.edit;
 import static io.signalman.TestBundles.lineOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -231,9 +232,19 @@ class CiReportsTest {
         assertTrue(folder.err().contains("is a folder"), folder::toString);
     }
 
+    @Test
+    void theSchemasRefuseWhatTheyMust() {
+        // the validators used above do refuse: a SARIF log without its version, a case outside a suite
+        assertFalse(SARIF.validate("{\"runs\": []}", InputFormat.JSON).isEmpty());
+        assertFalse(CHECK_JSON.validate("{\"ok\": true}", InputFormat.JSON).isEmpty());
+        AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> validXml("<testsuites><testcase name=\"x\"/></testsuites>"));
+        assertTrue(e.getMessage().contains("not valid JUnit XML"), e::getMessage);
+    }
+
     // ------------------------------------------------------------------ schemas
 
-    private static final Schema SARIF = jsonSchema(Path.of("src/test/resources/schemas/sarif-2.1.0-rtm.5.json"),
+    static final Schema SARIF = jsonSchema(Path.of("src/test/resources/schemas/sarif-2.1.0-rtm.5.json"),
             SpecificationVersion.DRAFT_4);
     private static final Schema CHECK_JSON = jsonSchema(Path.of("docs/schemas/check.schema.json"), SpecificationVersion.DRAFT_2020_12);
     private static final Schema TEST_JSON = jsonSchema(Path.of("docs/schemas/test.schema.json"), SpecificationVersion.DRAFT_2020_12);
@@ -246,13 +257,13 @@ class CiReportsTest {
         }
     }
 
-    private static JsonNode valid(Schema schema, String json) throws IOException {
+    static JsonNode valid(Schema schema, String json) throws IOException {
         List<Error> errors = schema.validate(json, InputFormat.JSON);
         assertEquals(List.of(), errors.stream().map(Error::toString).toList(), json);
         return Json.MAPPER.readTree(json);
     }
 
-    private static Document validXml(String xml) throws Exception {
+    static Document validXml(String xml) throws Exception {
         SchemaFactory factory = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
         Validator validator = factory.newSchema(Path.of("src/test/resources/schemas/jenkins-junit.xsd").toFile()).newValidator();
         try {
