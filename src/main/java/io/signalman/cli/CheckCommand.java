@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -28,9 +29,9 @@ final class CheckCommand {
         if (args.positional().size() > 1) {
             throw new Args.UsageException("check takes one rules directory");
         }
-        CiReports.Format format = CiReports.Format.of(args.get("format", "text"));
+        CiReports.Format format = CiReports.Format.of(Objects.requireNonNullElse(CiReports.given(args, "format"), "text"));
         Path rules = Path.of(args.positional().isEmpty() ? args.get("rules", "rules") : args.positional().get(0));
-        return CiReports.to(args.get("output", null), out, err, o -> format == CiReports.Format.TEXT ? text(rules, o, err)
+        return CiReports.to(CiReports.given(args, "output"), out, err, o -> format == CiReports.Format.TEXT ? text(rules, o, err)
                 : report(rules, format, o, err));
     }
 

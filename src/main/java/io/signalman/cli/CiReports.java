@@ -93,6 +93,16 @@ final class CiReports {
     }
 
     /**
+     * A flag's value as the command line gives it (the last one), or null: {@code --format} and
+     * {@code --output} are never read from the environment, so a {@code SIGNALMAN_OUTPUT} set for
+     * something else cannot send a report elsewhere.
+     */
+    static String given(Args args, String name) {
+        List<String> all = args.all(name);
+        return all.isEmpty() ? null : all.get(all.size() - 1);
+    }
+
+    /**
      * Runs {@code report} on {@code out}, or with {@code --output FILE} on that file (written whole,
      * created or replaced); exit 1 when the file cannot be written.
      */

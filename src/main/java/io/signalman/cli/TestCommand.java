@@ -33,13 +33,13 @@ final class TestCommand {
         if (args.positional().size() > 1) {
             throw new Args.UsageException("test takes one rules directory");
         }
-        String named = args.get("format", null);
+        String named = CiReports.given(args, "format");
         if (args.has("json") && named != null && !"json".equals(named)) {
             throw new Args.UsageException("--json is --format json; it cannot go with --format " + named);
         }
         CiReports.Format format = args.has("json") ? CiReports.Format.JSON : CiReports.Format.of(named == null ? "text" : named);
         Path rules = Path.of(args.positional().isEmpty() ? args.get("rules", "rules") : args.positional().get(0));
-        return CiReports.to(args.get("output", null), out, err, o -> run(rules, format, o, err));
+        return CiReports.to(CiReports.given(args, "output"), out, err, o -> run(rules, format, o, err));
     }
 
     private static int run(Path rules, CiReports.Format format, PrintStream out, PrintStream err) {
