@@ -242,6 +242,32 @@ class CiReportsTest {
         assertTrue(e.getMessage().contains("not valid JUnit XML"), e::getMessage);
     }
 
+    @Test
+    void hostileTextStaysValidAndFindsItsRule() throws Exception {
+        // A scenario name or message may hold anything: XML 1.0 cannot hold a NUL or a lone surrogate,
+        // so they become U+FFFD; markup is escaped; a path with a space is a valid URI reference
+        String hostile = "a\u0000b\uD800c <failure>&\"'\u001b";
+        CiReports.Finding f = new CiReports.Finding(CiReports.Kind.BUNDLE_ERROR, "rules/my pack/x y.drl", 3, 0, hostile,
+                "r \"1\"", java.util.Map.of());
+        Document xml = validXml(CiReports.checkJunit(List.of(), List.of(f), List.of()));
+        String failure = xml.getElementsByTagName("failure").item(0).getTextContent();
+        assertTrue(failure.contains("a\uFFFDb\uFFFDc <failure>&\"'\uFFFD"), failure);
+        JsonNode log = valid(SARIF, Json.write(CiReports.sarif(List.of(f), List.of(CiReports.Kind.BUNDLE_ERROR))));
+        assertEquals("rules/my%20pack/x%20y.drl", log.at("/runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri").asText());
+        assertFalse(log.at("/runs/0/results/0/locations/0/physicalLocation/region").has("startColumn"), "no column 0");
+
+        // The rule a line is in: inside its rule ... end block, and none outside every block
+        String drl = "package signalman.broker\n\nrule \"first\"\nwhen\n  Message()\nthen\nend\n\nrule second\nwhen\nthen\nend\n";
+        io.signalman.engine.BundleFiles files = io.signalman.engine.BundleFiles.of(tmp,
+                java.util.Map.of("broker/a.drl", drl.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(null, CiReports.ruleAt(files, "broker/a.drl", 1));
+        assertEquals("first", CiReports.ruleAt(files, "broker/a.drl", 5));
+        assertEquals("first", CiReports.ruleAt(files, "broker/a.drl", 7));
+        assertEquals(null, CiReports.ruleAt(files, "broker/a.drl", 8));
+        assertEquals("second", CiReports.ruleAt(files, "broker/a.drl", 11));
+        assertEquals(null, CiReports.ruleAt(files, "broker/a.drl", 0));
+    }
+
     // ------------------------------------------------------------------ schemas
 
     static final Schema SARIF = jsonSchema(Path.of("src/test/resources/schemas/sarif-2.1.0-rtm.5.json"),
