@@ -449,8 +449,8 @@ final class CiReports {
             out.append(m).append('\n');
         }
         String rule = decidingRule(r);
-        if (rule != null) {
-            out.append("decided by rule \"").append(rule).append("\"\n");
+        if (rule != null && r.explanation().isEmpty()) {
+            out.append("decided by \"").append(rule).append("\"\n");
         }
         if (!r.explanation().isEmpty()) {
             out.append(r.explanation().get(0)).append('\n').append("rules considered, in firing order:\n");

@@ -173,7 +173,8 @@ class CiReportsTest {
         String why = failed.getElementsByTagName("failure").item(0).getTextContent();
         assertTrue(why.contains("routing.yaml:" + failingLine + ": FAIL"), why);
         assertTrue(why.contains("primary_recipients: expected [\"openclaw\"], got [\"openclaw\",\"knox\"]"), why);
-        assertTrue(why.contains("decided by rule \"" + BROKEN_RULE + "\""), why);
+        assertTrue(why.contains("decided by \"" + BROKEN_RULE + "\""), why);
+        assertTrue(why.contains("rules considered, in firing order:"), why);
         Element bad = withChild(cases, "error").get(0);
         assertTrue(bad.getAttribute("name").endsWith("broker/scenarios/bad.yaml"), () -> bad.getAttribute("name"));
         assertTrue(bad.getTextContent().contains("colour"), bad::getTextContent);
