@@ -125,7 +125,7 @@ seed-bundle:
 
 ## .editorconfig, checked: LF endings, final newline, no tabs in Java, no trailing whitespace.
 format-check:
-	@git ls-files -z -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' '*.yaml' 'Makefile' | xargs -0 perl tools/format-check.pl
+	@git ls-files -z -- '*.java' '*.drl' '*.json' '*.jsonl' '*.md' '*.xml' '*.yaml' 'Makefile' 'LICENSE' | xargs -0 perl tools/format-check.pl
 
 clean:
 	$(MVN) clean

@@ -30,10 +30,10 @@ public final class Main {
                        [--bench-endpoints (serves POST /bench/echo for make bench; never in production)]
                        [--rules-git (each activation made here committed into the rules folder's Git work tree)]
                        [BUDGETS] [--max-decision-mb 256] [--max-decision-cpu-ms 2000] [--quarantine-after 3 (0: never)]
-              check    [rules-dir] [BUDGETS]
+              check    [rules-dir] [--format text|json|junit|sarif] [--output FILE] [BUDGETS]
                        (BUDGETS, on serve, check, test, replay and explain: [--max-rule-combinations 100000]
                         [--max-rule-steps 50000000] [--max-pack-steps 500000000] [--check-deadline-s 120])
-              test     [rules-dir] [--json] [BUDGETS]
+              test     [rules-dir] [--format text|json|junit|sarif] [--output FILE] [--json (= --format json)] [BUDGETS]
               replay   [--rules DIR] [--baseline DIR] [--report FILE.json] [--accept] [--threads N] [BUDGETS]
                        [--since T] [--until T] [--pack NAME]... [--sample RATE] [--arm live|candidate] [--quiet]
                        [--determinism all|sample (sample: determinism checked on 1 record in 64; --accept: all)]
