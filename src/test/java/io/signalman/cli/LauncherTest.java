@@ -25,7 +25,7 @@ class LauncherTest {
     @Test
     void theJvmExitsOnOutOfMemoryAndHasABoundedDefaultHeap() throws Exception {
         String args = launch(Map.of());
-        assertTrue(args.startsWith("-XX:+ExitOnOutOfMemoryError "), args);
+        assertTrue(args.startsWith("-XX:+ExitOnOutOfMemoryError -Dfile.encoding=UTF-8 "), args);
         assertTrue(args.contains(" -Xmx1g "), args);
         assertTrue(args.endsWith("-jar " + root.resolve("target/signalman.jar") + " serve --port 0"), args);
     }
@@ -33,7 +33,7 @@ class LauncherTest {
     @Test
     void signalmanJavaOptsReplaceTheDefaultHeapButKeepTheExitOnOutOfMemory() throws Exception {
         String args = launch(Map.of("SIGNALMAN_JAVA_OPTS", "-Xmx300m -XX:+UseParallelGC"));
-        assertTrue(args.startsWith("-XX:+ExitOnOutOfMemoryError -Xmx300m -XX:+UseParallelGC -jar "), args);
+        assertTrue(args.startsWith("-XX:+ExitOnOutOfMemoryError -Dfile.encoding=UTF-8 -Xmx300m -XX:+UseParallelGC -jar "), args);
         assertTrue(!args.contains("-Xmx1g"), args);
     }
 
