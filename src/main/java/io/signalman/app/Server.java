@@ -83,6 +83,8 @@ public final class Server implements AutoCloseable {
     /** The users, the audit log, the approvals (closed after Vert.x: the last requests may record). */
     private final io.signalman.people.People people;
     private final Trials trials;
+    /** Spans of requests and decisions ({@code --otel-endpoint}), or off. */
+    private final io.signalman.tracing.Tracing tracing;
 
     /** How often the rules and fixtures folders are looked at for changes. */
     static final long WATCH_MILLIS = 250;
@@ -91,7 +93,9 @@ public final class Server implements AutoCloseable {
                    BlockedThreads blocked, LocalState local, LocalAnswers answers, Metrics metrics,
                    ClusterState clusterState, DataDir data, Storage storage, Trials trials,
                    io.signalman.people.People people, io.signalman.control.ControlStore control,
-                   io.signalman.workbench.RulesMirror mirror, io.signalman.notify.Webhook webhook) {
+                   io.signalman.workbench.RulesMirror mirror, io.signalman.notify.Webhook webhook,
+                   io.signalman.tracing.Tracing tracing) {
+        this.tracing = tracing;
         this.webhook = webhook;
         this.people = people;
         this.control = control;
@@ -164,8 +168,11 @@ public final class Server implements AutoCloseable {
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS);
         Cluster cluster = config.cluster() == null ? null : new Cluster(config.cluster(), config.state().jdbcUrl() == null
                 ? null : new StateDatabase(config.state().jdbcUrl(), System.getenv()).migrate());
+        io.signalman.tracing.Tracing tracing = io.signalman.tracing.Tracing.start(config.tracing(),
+                config.cluster() == null ? config.host() + ":" + config.port() : config.cluster().address());
         // A clustered node joins first: its reload gate checks the cluster's FSM instances.
-        Vertx vertx = cluster == null ? metrics.vertx(options) : metrics.clusteredVertx(cluster.configure(options), cluster.manager());
+        Vertx vertx = cluster == null ? metrics.vertx(options, tracing.vertxTracer())
+                : metrics.clusteredVertx(cluster.configure(options), cluster.manager(), tracing.vertxTracer());
         BlockedThreads blocked = new BlockedThreads(vertx);
         DecisionLog log = null;
         LocalState local = null;
@@ -247,6 +254,8 @@ public final class Server implements AutoCloseable {
             metrics.auth(people.authenticator());
             guard = new Guard(config.limits(), cluster == null ? answers : cluster.answers(), config.workers());
             Warmup.run(decisions, metrics, config, guard);
+            // After the warm-up: its decisions are no one's request, and make no spans.
+            decisions.tracing(tracing);
             Workers deciding = guard.decisionWorkers();
             metrics.gauge("signalman.stuck.workers", "decision threads held by rules past their deadline (abandoned ones "
                     + "included); replaced while the bound allows, /health is 503 once none is left", deciding::stuck);
@@ -335,11 +344,12 @@ public final class Server implements AutoCloseable {
                     mirror != null ? mirror::handEdit : BundleWatcher.reloading(engine));
             engine.beforeEachLoad(watcher::reading);
             return new Server(vertx, engine, log, http, watcher, guard, blocked, local, answers, metrics, clusterState, data, storage,
-                    trials, people, control, mirror, webhook);
+                    trials, people, control, mirror, webhook, tracing);
         } catch (Exception e) {
             // Exception, not only the declared ones: Vert.x rethrows a failed listen (BindException) as it is.
             metrics.close();
             vertx.close().await();
+            tracing.close();
             if (trials != null) {
                 trials.close();
             }
@@ -440,6 +450,11 @@ public final class Server implements AutoCloseable {
     }
 
     /** The users, the audit log and the approvals of this server's data directory. */
+    /** Spans of requests and decisions ({@code --otel-endpoint}), or off. */
+    public io.signalman.tracing.Tracing tracing() {
+        return tracing;
+    }
+
     public io.signalman.people.People people() {
         return people;
     }
@@ -464,6 +479,8 @@ public final class Server implements AutoCloseable {
         trials.close();
         log.close();
         metrics.close();
+        // After the requests: their last spans are sent (at most 10 s).
+        tracing.close();
         // After the log: the last snapshot covers every decision the log holds.
         if (local != null) {
             local.close();

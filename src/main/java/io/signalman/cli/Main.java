@@ -29,6 +29,8 @@ public final class Main {
                        [--audit-key-file FILE (the audit log's HMAC key: outside --data, mode 600, 32+ bytes)]
                        [--bench-endpoints (serves POST /bench/echo for make bench; never in production)]
                        [--rules-git (each activation made here committed into the rules folder's Git work tree)]
+                       [--otel-endpoint URL (spans of requests and decisions, OTLP/HTTP, e.g. http://collector:4318;
+                        off unless given) [--otel-sample-ratio 1.0]]
                        [BUDGETS] [--max-decision-mb 256] [--max-decision-cpu-ms 2000] [--quarantine-after 3 (0: never)]
               check    [rules-dir] [--format text|json|junit|sarif] [--output FILE] [BUDGETS]
                        (BUDGETS, on serve, check, test, replay and explain: [--max-rule-combinations 100000]

@@ -29,7 +29,7 @@ final class ServeCommand {
             "state-max-entries", "state-jdbc", "idle-timeout", "request-timeout", "max-connections", "workbench-token",
             "admin-token-name", "approvals", "token-hash-memory-kib", "token-hash-iterations", "auth-failures-per-minute",
             "oidc-issuer", "oidc-audience", "oidc-jwks", "oidc-roles-claim", "oidc-name-claim", "oidc-leeway-s", "notify-webhook",
-            AuditKeyOption.FLAG);
+            "otel-endpoint", "otel-sample-ratio", AuditKeyOption.FLAG);
     /** The flags that are on when given. */
     private static final Set<String> BOOLEANS = Set.of("cluster", "accept-data-loss", "bench-endpoints", "rules-git");
 
@@ -136,6 +136,32 @@ final class ServeCommand {
         }
     }
 
+    /**
+     * {@code --otel-endpoint URL} sends spans over OTLP/HTTP, {@code --otel-sample-ratio R} of the new
+     * traces (1 unless given); without the endpoint tracing is off, and a ratio alone is a mistake.
+     */
+    private static io.signalman.tracing.TracingConfig tracing(Args a) throws Args.UsageException {
+        String endpoint = a.get("otel-endpoint", null);
+        String ratio = a.get("otel-sample-ratio", null);
+        if (endpoint == null) {
+            if (ratio != null) {
+                throw new Args.UsageException("--otel-sample-ratio needs --otel-endpoint");
+            }
+            return io.signalman.tracing.TracingConfig.OFF;
+        }
+        double r;
+        try {
+            r = ratio == null ? 1.0 : Double.parseDouble(ratio.strip());
+        } catch (NumberFormatException e) {
+            throw new Args.UsageException("--otel-sample-ratio must be a number from 0 to 1, not " + ratio);
+        }
+        try {
+            return io.signalman.tracing.TracingConfig.otlp(endpoint, r);
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+    }
+
     /** What stopped a start, in one line: a port in use is named as such, with the address. */
     static String startFailure(ServerConfig config, Throwable e) {
         Throwable root = e;
@@ -186,7 +212,7 @@ final class ServeCommand {
         ServerConfig withAdmin = a.get("admin-port", null) == null ? base
                 : base.withAdminListener(a.get("admin-host", ServerConfig.AdminListener.DEFAULT_HOST), a.getInt("admin-port", 0));
         ServerConfig config = withAdmin.withCluster(cluster(a)).withState(state(a)).withAcceptDataLoss(a.has("accept-data-loss"))
-                .withPeople(people(a)).withBenchEndpoints(a.has("bench-endpoints"));
+                .withPeople(people(a)).withBenchEndpoints(a.has("bench-endpoints")).withTracing(tracing(a));
         if (config.state().jdbcUrl() != null && config.cluster() == null) {
             throw new Args.UsageException("--state-jdbc needs --cluster (a single node keeps its state under --data)");
         }

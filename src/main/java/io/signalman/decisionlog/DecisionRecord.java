@@ -18,12 +18,24 @@ import java.util.Objects;
  * trial and the arm ({@code live} or {@code candidate}) whose rules made it, beside the revision
  * that made it ({@code rules_revision}), so that replaying the log with each arm's rules
  * ({@code signalman replay --arm}) gives back every decision exactly. Absent outside a trial.
+ *
+ * <p>A decision made for a request that belongs to a distributed trace carries {@code trace_id}:
+ * the W3C trace id (32 lowercase hex digits) of the request's valid {@code traceparent}, or of the
+ * trace the server began for it with tracing on, so that a trace and a replay meet. Absent
+ * otherwise; replay never reads it.
  */
 public record DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
-                             JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter, JsonNode trial) {
+                             JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter, JsonNode trial,
+                             String traceId) {
 
     /** The arm of a decision made outside any trial: the live rules made it. */
     public static final String LIVE = "live";
+
+    /** A record outside any trace. */
+    public DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
+                          JsonNode input, ObjectNode decision, JsonNode stateBefore, JsonNode stateAfter, JsonNode trial) {
+        this(decisionId, at, pack, endpoint, rulesRevision, input, decision, stateBefore, stateAfter, trial, null);
+    }
 
     /** A record that changed no state (or whose change is not recorded). */
     public DecisionRecord(String decisionId, String at, String pack, String endpoint, String rulesRevision,
@@ -67,6 +79,9 @@ public record DecisionRecord(String decisionId, String at, String pack, String e
         if (trial != null) {
             n.set("trial", trial);
         }
+        if (traceId != null) {
+            n.put("trace_id", traceId);
+        }
         return n;
     }
 
@@ -86,7 +101,8 @@ public record DecisionRecord(String decisionId, String at, String pack, String e
         return new DecisionRecord(text(n, "decision_id", true), text(n, "at", false), text(n, "pack", true),
                 text(n, "endpoint", false), text(n, "rules_revision", false), input, (ObjectNode) decision,
                 n.hasNonNull("state_before") ? n.get("state_before") : null,
-                n.hasNonNull("state_after") ? n.get("state_after") : null, n.hasNonNull("trial") ? n.get("trial") : null);
+                n.hasNonNull("state_after") ? n.get("state_after") : null, n.hasNonNull("trial") ? n.get("trial") : null,
+                text(n, "trace_id", false));
     }
 
     /** The recorded rule that decided, or null. */

@@ -47,6 +47,8 @@ public final class Decisions {
      * trial); none until the server's wiring sets the trials.
      */
     private volatile Arms arms = Arms.NONE;
+    /** Where each decision's span goes ({@code --otel-endpoint}); off until the server's wiring sets it. */
+    private volatile io.signalman.tracing.Tracing tracing = io.signalman.tracing.Tracing.OFF;
     private final Breaches breaches = new Breaches();
     /** Who sees each committed decision as it is logged (the workbench's live tail). */
     private final List<java.util.function.Consumer<DecisionRecord>> taps = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -87,6 +89,15 @@ public final class Decisions {
      */
     public void arms(Arms trialArms) {
         this.arms = java.util.Objects.requireNonNull(trialArms);
+    }
+
+    /**
+     * Makes a span of every decision from now on, a child of its request's ({@code signalman.decide
+     * <pack>}, with the pack, the rule that decided, the revision and the trial arm). Set once by
+     * the server's wiring, after the warm-up.
+     */
+    public void tracing(io.signalman.tracing.Tracing spans) {
+        this.tracing = java.util.Objects.requireNonNull(spans);
     }
 
     /** The server's state stores (FSM instances, conversations); they outlive rule reloads. */
@@ -243,8 +254,31 @@ public final class Decisions {
         return breaches;
     }
 
-    /** One live decision; one stopped over its budget counts against its revision ({@link Breaches}). */
+    /**
+     * One live decision; one stopped over its budget counts against its revision ({@link Breaches}).
+     * With tracing on it is a span, {@code signalman.decide <pack>}, under the request's.
+     */
     private <I, D> Decision<D> live(DecisionPack<I, D> pack, RuleBundle bundle, I input, boolean explain) {
+        io.signalman.tracing.Tracing t = tracing;
+        if (!t.on()) {
+            return budgeted(pack, bundle, input, explain);
+        }
+        io.opentelemetry.api.trace.Span span = t.tracer().spanBuilder("signalman.decide " + pack.name())
+                .setAttribute(DecisionSpans.PACK, pack.name()).setAttribute(DecisionSpans.REVISION, bundle.revision())
+                .startSpan();
+        try (io.opentelemetry.context.Scope ignored = span.makeCurrent()) {
+            Decision<D> d = budgeted(pack, bundle, input, explain);
+            DecisionSpans.decided(span, d, arms.trialOf(d));
+            return d;
+        } catch (RuntimeException | Error e) {
+            DecisionSpans.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    private <I, D> Decision<D> budgeted(DecisionPack<I, D> pack, RuleBundle bundle, I input, boolean explain) {
         try {
             return arms.decide(pack, bundle, input, explain);
         } catch (io.signalman.engine.EvaluationTooCostlyException e) {
@@ -303,7 +337,8 @@ public final class Decisions {
     private <I, D> DecisionRecord record(DecisionPack<I, D> pack, String endpoint, I input, Decision<D> d,
                                          ObjectNode outcome, JsonNode stateAfter) {
         return new DecisionRecord(d.decisionId(), Instant.now().toString(), pack.name(), endpoint, d.revision(),
-                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter, arms.committed(d));
+                pack.inputJson(input), d.recordJson(outcome), pack.stateBefore(input), stateAfter, arms.committed(d),
+                io.signalman.tracing.Tracing.traceId());
     }
 
     private void logged(Decision<?> d, String endpoint) {

@@ -4,6 +4,7 @@ import io.signalman.decisions.Decisions;
 import io.signalman.decisions.Queued;
 import io.signalman.engine.DecisionPack;
 import io.signalman.json.Json;
+import io.signalman.tracing.Tracing;
 import io.signalman.people.People;
 import io.signalman.people.PeopleRefused;
 import io.signalman.people.Principal;
@@ -158,10 +159,12 @@ public final class Api {
                 Responses.error(ctx, e);
             }
         };
+        // The request's trace goes with its work to the decision threads: its decision's span and record name it.
+        Callable<Reply> traced = Tracing.carried(Tracing.incoming(ctx.request().headers()), work);
         if (Boolean.TRUE.equals(ctx.get(ADMIN))) {
-            guard.runAdmin(vertx, keys, work, answer);
+            guard.runAdmin(vertx, keys, traced, answer);
         } else {
-            guard.run(vertx, keys, work, answer);
+            guard.run(vertx, keys, traced, answer);
         }
     }
 
@@ -368,7 +371,8 @@ public final class Api {
             boolean explain = "true".equals(message.headers().get("explain"));
             String header = message.headers().get(IDEMPOTENCY_KEY);
             guard.run(vertx, () -> Idempotency.key("bus " + address, header != null || !bodyId ? header
-                    : Idempotency.bodyId(in), in), () -> work.apply(in, explain), new Guard.Answer() {
+                    : Idempotency.bodyId(in), in), Tracing.carried(Tracing.incoming(message.headers()), () -> work.apply(in, explain)),
+                    new Guard.Answer() {
                         @Override
                         public void reply(Reply r) {
                             if (r.status() >= 400) {

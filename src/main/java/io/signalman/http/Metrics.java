@@ -216,25 +216,32 @@ public final class Metrics {
 
     /** Vert.x built with this registry behind its metrics SPI. */
     public Vertx vertx(VertxOptions options) {
-        return builder(options).build();
+        return vertx(options, null);
+    }
+
+    /** The same, with Vert.x's tracing over {@code tracer} (a span per request and bus message), unless null. */
+    public Vertx vertx(VertxOptions options, io.vertx.core.spi.VertxTracerFactory tracer) {
+        return builder(options, tracer).build();
     }
 
     /** A clustered Vert.x with the same metrics; blocks until this node has joined. */
-    public Vertx clusteredVertx(VertxOptions options, io.vertx.core.spi.cluster.ClusterManager manager) {
-        return builder(options).withClusterManager(manager).buildClustered().await();
+    public Vertx clusteredVertx(VertxOptions options, io.vertx.core.spi.cluster.ClusterManager manager,
+                                io.vertx.core.spi.VertxTracerFactory tracer) {
+        return builder(options, tracer).withClusterManager(manager).buildClustered().await();
     }
 
     /**
      * The labels are chosen for bounded cardinality: route template, method and status for HTTP;
      * never the raw path or the peer.
      */
-    private io.vertx.core.VertxBuilder builder(VertxOptions options) {
+    private io.vertx.core.VertxBuilder builder(VertxOptions options, io.vertx.core.spi.VertxTracerFactory tracer) {
         options.setMetricsOptions(new MicrometerMetricsOptions()
                 .setEnabled(true)
                 .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(false))
                 .setLabels(EnumSet.of(Label.HTTP_ROUTE, Label.HTTP_METHOD, Label.HTTP_CODE, Label.EB_ADDRESS,
                         Label.EB_SIDE, Label.EB_FAILURE, Label.POOL_TYPE, Label.POOL_NAME)));
-        return Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry));
+        io.vertx.core.VertxBuilder b = Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry));
+        return tracer == null ? b : b.withTracer(tracer);
     }
 
     /** The Prometheus text exposition (format 0.0.4). Walks every meter: call it off the event loop. */

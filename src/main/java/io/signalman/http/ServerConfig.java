@@ -23,14 +23,26 @@ import java.util.function.Consumer;
  * @param people         approvals needed before activation, the token hash cost, OIDC, the failed-login allowance
  * @param benchEndpoints serve the benchmarks' endpoints too ({@code --bench-endpoints}: {@code POST /bench/echo});
  *                       off unless asked, never for production
+ * @param tracing        where spans go ({@code --otel-endpoint}), or off
  */
 public record ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
                            long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
                            RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
-                           boolean acceptDataLoss, io.signalman.people.PeopleConfig people, boolean benchEndpoints) {
+                           boolean acceptDataLoss, io.signalman.people.PeopleConfig people, boolean benchEndpoints,
+                           io.signalman.tracing.TracingConfig tracing) {
 
     public ServerConfig {
         people = people == null ? io.signalman.people.PeopleConfig.defaults() : people;
+        tracing = tracing == null ? io.signalman.tracing.TracingConfig.OFF : tracing;
+    }
+
+    /** The configuration before {@code tracing} existed: no spans. */
+    public ServerConfig(String host, int port, Path rules, Path fixtures, Path data, String adminToken,
+                        long bodyLimit, int workers, FsyncPolicy fsync, int logQueue, long blockedWarnMs,
+                        RequestLimits limits, AdminListener adminListener, ClusterConfig cluster, StateConfig state,
+                        boolean acceptDataLoss, io.signalman.people.PeopleConfig people, boolean benchEndpoints) {
+        this(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue, blockedWarnMs, limits,
+                adminListener, cluster, state, acceptDataLoss, people, benchEndpoints, null);
     }
 
     /** The configuration before {@code benchEndpoints} existed: the benchmarks' endpoints are not served. */
@@ -183,6 +195,11 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         return with(copy -> copy.benchEndpoints = on);
     }
 
+    /** Sends spans as {@code t} says ({@code --otel-endpoint}); off by default. */
+    public ServerConfig withTracing(io.signalman.tracing.TracingConfig t) {
+        return with(copy -> copy.tracing = t);
+    }
+
     /**
      * The one copy the withers above make, each changing one component: a component added to the
      * record is carried over here, not in every wither.
@@ -213,6 +230,7 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
         private boolean acceptDataLoss;
         private io.signalman.people.PeopleConfig people;
         private boolean benchEndpoints;
+        private io.signalman.tracing.TracingConfig tracing;
 
         Copy(ServerConfig from) {
             host = from.host;
@@ -233,11 +251,12 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
             acceptDataLoss = from.acceptDataLoss;
             people = from.people;
             benchEndpoints = from.benchEndpoints;
+            tracing = from.tracing;
         }
 
         ServerConfig build() {
             return new ServerConfig(host, port, rules, fixtures, data, adminToken, bodyLimit, workers, fsync, logQueue,
-                    blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people, benchEndpoints);
+                    blockedWarnMs, limits, adminListener, cluster, state, acceptDataLoss, people, benchEndpoints, tracing);
         }
     }
 
@@ -257,6 +276,6 @@ public record ServerConfig(String host, int port, Path rules, Path fixtures, Pat
                 + " workers=" + workers + " fsync=" + fsync.name().toLowerCase(java.util.Locale.ROOT) + " " + limits
                 + " admin-listener=" + (adminListener == null ? "public-port" : adminListener)
                 + (cluster == null ? "" : " " + cluster) + " " + state + (acceptDataLoss ? " accept-data-loss" : "") + " " + people
-                + (benchEndpoints ? " bench-endpoints" : "");
+                + (benchEndpoints ? " bench-endpoints" : "") + " " + tracing;
     }
 }

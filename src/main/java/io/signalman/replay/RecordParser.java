@@ -63,6 +63,7 @@ final class RecordParser {
         JsonNode state = null;
         JsonNode after = null;
         JsonNode trial = null;
+        String traceId = null;
         try (JsonParser p = FACTORY.createParser(bytes, offset, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new InputException("", "a decision record is a JSON object");
@@ -87,6 +88,8 @@ final class RecordParser {
                         }
                     }
                     case "trial" -> trial = tree(p, t);
+                    // Replay never reads it either; --accept writes it back as it was.
+                    case "trace_id" -> traceId = whole ? text(p, t, field) : unread(t, field);
                     case "decision" -> decision = whole || t != JsonToken.START_OBJECT ? tree(p, t) : compared(p);
                     default -> p.skipChildren();
                 }
@@ -114,7 +117,7 @@ final class RecordParser {
         }
         return new DecisionRecord(id, at, pack, endpoint, revision, input, (ObjectNode) decision,
                 state == null || state.isNull() ? null : state, after == null || after.isNull() ? null : after,
-                trial == null || trial.isNull() ? null : trial);
+                trial == null || trial.isNull() ? null : trial, traceId);
     }
 
     /** The decision object without the fields replay does not compare. */

@@ -71,7 +71,7 @@ record Redecision<I, D>(I input, Decision<D> decision, ObjectNode outcome, Map<S
      */
     DecisionRecord accepted(DecisionRecord rec) {
         return new DecisionRecord(rec.decisionId(), rec.at(), rec.pack(), rec.endpoint(), decision.revision(), rec.input(),
-                decision.recordJson(outcome), rec.stateBefore(), rec.stateAfter(), rec.trial());
+                decision.recordJson(outcome), rec.stateBefore(), rec.stateAfter(), rec.trial(), rec.traceId());
     }
 
     private static JsonNode rule(Decision<?> d) {

@@ -29,6 +29,12 @@ public interface Arms {
      */
     JsonNode committed(Decision<?> decision);
 
+    /**
+     * What {@link #committed} will say of {@code decision} ({@code {"id", "arm"}}, or null), without
+     * committing it: the trial and arm a decision's span names before its record is written.
+     */
+    JsonNode trialOf(Decision<?> decision);
+
     /** No trials: the live rules decide everything. */
     Arms NONE = new Arms() {
         @Override
@@ -38,6 +44,11 @@ public interface Arms {
 
         @Override
         public JsonNode committed(Decision<?> decision) {
+            return null;
+        }
+
+        @Override
+        public JsonNode trialOf(Decision<?> decision) {
             return null;
         }
     };

@@ -121,14 +121,9 @@ final class TrialArms implements Arms, AutoCloseable {
 
     @Override
     public JsonNode committed(Decision<?> decision) {
-        if (pending.isEmpty()) {
-            Running r = running;
-            return r != null && r.trial.liveRevision().equals(decision.revision()) ? label(r.id(), "live") : null;
-        }
-        Comparison<?, ?> c = pending.remove(decision.decisionId());
+        Comparison<?, ?> c = pending.isEmpty() ? null : pending.remove(decision.decisionId());
         if (c == null) {
-            Running r = running;
-            return r != null && r.trial.liveRevision().equals(decision.revision()) ? label(r.id(), "live") : null;
+            return liveLabel(decision);
         }
         c.committed(decision.decisionId());
         try {
@@ -137,6 +132,18 @@ final class TrialArms implements Arms, AutoCloseable {
             c.run.tally.dropped.increment();
         }
         return label(c.run.id(), c.arm());
+    }
+
+    @Override
+    public JsonNode trialOf(Decision<?> decision) {
+        Comparison<?, ?> c = pending.isEmpty() ? null : pending.get(decision.decisionId());
+        return c == null ? liveLabel(decision) : label(c.run.id(), c.arm());
+    }
+
+    /** A decision the trial compares nothing for: the live arm's while the trial runs on its revision, else none. */
+    private JsonNode liveLabel(Decision<?> decision) {
+        Running r = running;
+        return r != null && r.trial.liveRevision().equals(decision.revision()) ? label(r.id(), "live") : null;
     }
 
     private static JsonNode label(String trial, String arm) {

@@ -22,6 +22,7 @@ class LayersTest {
             List.of("rulelang"),
             List.of("cost"),
             List.of("json"),
+            List.of("tracing"),
             List.of("datadir"),
             List.of("control"),
             List.of("people"),
