@@ -29,6 +29,31 @@ class ServeCommandTest {
     }
 
     @Test
+    void tracingIsOffUnlessAnEndpointIsGivenByFlagOrEnvironment() throws Exception {
+        assertFalse(ServeCommand.config(ServeCommand.args(new String[] {"--port", "0"}, Map.of())).tracing().on());
+
+        var flag = ServeCommand.config(ServeCommand.args(new String[] {"--otel-endpoint", "http://collector:4318",
+                "--otel-sample-ratio", "0.25"}, Map.of())).tracing();
+        assertEquals(java.net.URI.create("http://collector:4318/v1/traces"), flag.endpoint());
+        assertEquals(0.25, flag.sampleRatio());
+        var env = ServeCommand.config(ServeCommand.args(new String[0], Map.of("SIGNALMAN_OTEL_ENDPOINT",
+                "https://otel.example/v1/traces"))).tracing();
+        assertEquals(java.net.URI.create("https://otel.example/v1/traces"), env.endpoint());
+        assertEquals(1.0, env.sampleRatio());
+    }
+
+    @Test
+    void aWrongTracingFlagIsAUsageErrorNamingIt() {
+        for (String[] argv : new String[][] {{"--otel-endpoint", "collector:4318"}, {"--otel-endpoint", "ftp://collector"},
+                {"--otel-sample-ratio", "0.5"}, {"--otel-endpoint", "http://collector:4318", "--otel-sample-ratio", "half"},
+                {"--otel-endpoint", "http://collector:4318", "--otel-sample-ratio", "2"}}) {
+            Args.UsageException e = org.junit.jupiter.api.Assertions.assertThrows(Args.UsageException.class,
+                    () -> ServeCommand.config(ServeCommand.args(argv, Map.of())), String.join(" ", argv));
+            assertTrue(e.getMessage().contains("--otel-"), e.getMessage());
+        }
+    }
+
+    @Test
     void theHelpNamesTheBenchFlagAsBenchOnly() {
         CliRunner.Result r = CliRunner.run("serve", "--help");
 

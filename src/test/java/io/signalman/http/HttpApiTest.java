@@ -323,6 +323,51 @@ class HttpApiTest {
         assertEquals(400, reply.failureCode());
     }
 
+    // ---- a caller's trace, with tracing off (TracingTest has it on) ---------------------
+
+    @Test
+    void aCallersValidTraceparentIsLoggedWithTheDecisionEvenWithTracingOff() throws Exception {
+        // Given this server, which makes no spans (no --otel-endpoint), and requests with and without a trace
+        String traced = "4bf92f3577b34da6a3ce929d0e0e4736";
+        Map<String, String> sent = new java.util.LinkedHashMap<>();
+        sent.put("00-" + traced + "-00f067aa0ba902b7-01", traced);
+        sent.put("00-" + traced.replace('4', '5') + "-00f067aa0ba902b7-00", traced.replace('4', '5')); // not sampled: still a trace
+        sent.put("00-00000000000000000000000000000000-00f067aa0ba902b7-01", null); // all-zero trace id: invalid
+        sent.put("00-" + traced + "-0000000000000000-01", null); // all-zero parent: invalid
+        sent.put("00-" + traced.toUpperCase(java.util.Locale.ROOT) + "-00f067aa0ba902b7-01", null); // upper case: invalid
+        sent.put("00-" + traced + "-00f067aa0ba902b7", null); // no flags
+        sent.put("\"}, \"injected\": {\"x\": 1}", null); // text a log writer must not take as JSON
+        Map<String, String> logged = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, String> e : sent.entrySet()) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(server.uri(ROUTE)).header("content-type", "application/json")
+                    .header("traceparent", e.getKey())
+                    .POST(HttpRequest.BodyPublishers.ofString(message("foresight", "normal", "event", "trade.executed")));
+            logged.put(e.getKey(), json(HttpCalls.send(request), 200).get("decision_id").asText());
+        }
+        String untraced = routeOk(message("foresight", "normal", "event", "trade.executed")).get("decision_id").asText();
+        // and a bus message with a traceparent header
+        String busTrace = "0af7651916cd43dd8448eb211c80319c";
+        Message<Object> reply = server.vertx().eventBus().request(BrokerApi.ADDRESS,
+                new JsonObject(message("foresight", "normal", "event", "trade.executed")),
+                new io.vertx.core.eventbus.DeliveryOptions().addHeader("traceparent", "00-" + busTrace + "-b7ad6b7169203331-01"))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        String overBus = ((JsonObject) reply.body()).getString("decision_id");
+
+        // When the decision log is read
+        Map<String, JsonNode> records = new java.util.HashMap<>();
+        for (JsonNode r : decisionRecords(server.dir().resolve("decisions"))) {
+            records.put(r.get("decision_id").asText(), r);
+        }
+
+        // Then a valid traceparent's trace id is the record's trace_id; an invalid one, or none, gives no trace_id
+        for (Map.Entry<String, String> e : sent.entrySet()) {
+            JsonNode r = records.get(logged.get(e.getKey()));
+            assertEquals(e.getValue(), r.hasNonNull("trace_id") ? r.get("trace_id").asText() : null, e.getKey() + ": " + r);
+        }
+        assertFalse(records.get(untraced).has("trace_id"), records.get(untraced).toString());
+        assertEquals(busTrace, records.get(overBus).path("trace_id").asText(), records.get(overBus).toString());
+    }
+
     // ---- the decision log -------------------------------------------------------------
 
     @Test
