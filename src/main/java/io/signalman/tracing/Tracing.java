@@ -60,6 +60,9 @@ public final class Tracing implements AutoCloseable {
             if (carrier == null) {
                 return null;
             }
+            if (carrier instanceof io.vertx.core.MultiMap headers) {
+                return headers.get(key); // HTTP and event-bus headers: a case-insensitive lookup, no walk
+            }
             for (Map.Entry<String, String> e : carrier) {
                 if (e.getKey().equalsIgnoreCase(key)) {
                     return e.getValue();

@@ -109,8 +109,9 @@ class AcceptTest {
      * what the node stored, so a restart on the log still rebuilds what clients were told.
      */
     @Test
-    void aRewrittenRecordKeepsTheStateItsNodeStored() throws Exception {
-        // Given FSM records that moved an instance to revising, with the state the node stored ...
+    void aRewrittenRecordKeepsTheStateItsNodeStoredAndItsTrace() throws Exception {
+        // Given FSM records that moved an instance to revising, with the state the node stored and the
+        // trace of the request that moved it ...
         Path archive = tmp.resolve("fsm/history.jsonl");
         Files.createDirectories(archive.getParent());
         List<String> lines = new java.util.ArrayList<>();
@@ -121,6 +122,7 @@ class AcceptTest {
                 ObjectNode value = ((ObjectNode) rec.get("state_before").deepCopy()).put("current_state", "revising");
                 rec.set("state_after", Json.object().put("store", "fsm").put("id", rec.path("input").path("id").asText())
                         .put("version", ++version).set("value", value));
+                rec.put("trace_id", String.format("%032x", version));
             }
             lines.add(Json.write(rec));
         }
@@ -147,6 +149,7 @@ class AcceptTest {
             assertEquals("done", now.path("decision").path("to").asText(), after.get(i));
             assertEquals(old.get("state_after"), now.get("state_after"), "line " + (i + 1));
             assertEquals(old.get("state_before"), now.get("state_before"), "line " + (i + 1));
+            assertEquals(old.get("trace_id"), now.get("trace_id"), "line " + (i + 1));
         }
         assertTrue(rewritten > 0, "some review passes under the lenient rules: " + accepted.out());
     }
