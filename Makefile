@@ -132,7 +132,7 @@ clean:
 
 ## Performance (SPEC 10): JMH over every pack's decide with the hand-written if-chain as the floor,
 ## a 10-million-decision heap soak, an HTTP load on 127.0.0.1 with the decision log on (and the
-## broker route beside a live trial: none, shadow at 100%, canary at 50%), and a
+## broker route beside a live trial: none, shadow at 100%, canary at 50%; and with tracing off and on), and a
 ## 1,000-rule reload, a replay of a generated 5-million-record archive (plain and gzip, against a
 ## python3 parse of the same lines), and durable state. Results: target/bench/*.json and a table at the end.
 BENCH_CP = target/test-classes:target/classes:$$(cat target/test-classpath.txt)
@@ -145,6 +145,7 @@ bench:
 	$(BENCH_JAVA) -Xmx512m -cp $(BENCH_CP) io.signalman.bench.HeapSoak 10000000
 	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.HttpLoad
 	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.TrialBench
+	$(BENCH_JAVA) -Xms512m -cp $(BENCH_CP) io.signalman.bench.TracingBench
 	$(BENCH_JAVA) -Xms1g -cp $(BENCH_CP) io.signalman.bench.ReloadBench
 	$(BENCH_JAVA) -cp $(BENCH_CP) io.signalman.bench.ReplayBench
 	$(BENCH_JAVA) -Xms1g -Xmx4g -cp $(BENCH_CP) io.signalman.bench.StateBench

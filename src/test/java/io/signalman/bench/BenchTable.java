@@ -70,6 +70,7 @@ public final class BenchTable {
         }
         section(dir, summary, t, "soak", BenchTable::soakRow);
         section(dir, summary, t, "http", http -> HttpTable.rows(http, summary));
+        section(dir, summary, t, "tracing", TracingBench::row);
         section(dir, summary, t, "trials", BenchTable::trialRows);
         section(dir, summary, t, "reload", reload -> ReloadTable.rows(reload, summary));
         section(dir, summary, t, "replay", BenchTable::replayRows);
