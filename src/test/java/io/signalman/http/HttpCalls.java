@@ -173,6 +173,12 @@ public final class HttpCalls {
     }
 
     /** Every record of the decision log in {@code dir}, file by file in name order, each line checked to be JSON. */
+    /** The record of decision {@code decisionId} in the decision log under {@code dir} (written before its answer left). */
+    public static JsonNode decisionRecord(Path dir, String decisionId) throws IOException {
+        return decisionRecords(dir).stream().filter(r -> decisionId.equals(r.path("decision_id").asText())).findFirst()
+                .orElseThrow(() -> new AssertionError("no record " + decisionId + " in " + dir));
+    }
+
     static List<JsonNode> decisionRecords(Path dir) throws IOException {
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {

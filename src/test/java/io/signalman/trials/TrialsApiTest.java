@@ -18,7 +18,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +26,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -595,16 +593,7 @@ class TrialsApiTest {
 
     /** A decision's record in the decision log (written before its answer left). */
     private static JsonNode record(String decisionId) throws Exception {
-        try (Stream<Path> files = Files.list(server.decisionLog().directory())) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    if (line.contains(decisionId)) {
-                        return Json.MAPPER.readTree(line);
-                    }
-                }
-            }
-        }
-        throw new AssertionError("no record " + decisionId);
+        return io.signalman.http.HttpCalls.decisionRecord(server.decisionLog().directory(), decisionId);
     }
 
     private static JsonNode waitFor(String id, java.util.function.Predicate<JsonNode> done) {
