@@ -90,6 +90,10 @@ public final class Tracing implements AutoCloseable {
      * configured exporter in batches.
      */
     public static Tracing start(TracingConfig config, String instance) {
+        // OpenTelemetry finds its context storage (Vert.x's) through ServiceLoader on the first Context.current();
+        // done here, at start, so that no event loop pays for it on a request.
+        Context.current();
+        W3CTraceContextPropagator.getInstance();
         if (!config.on()) {
             return OFF;
         }
