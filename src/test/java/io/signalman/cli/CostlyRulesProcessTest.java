@@ -102,11 +102,12 @@ class CostlyRulesProcessTest {
     @Test
     void aCrossProductThatGoesLiveIsStoppedAndQuarantined() throws Exception {
         // Given rule budgets loosened so far that a cross product of org-chart cards is admitted (as an
-        // operator could), a decision budget of 32 MB, and quarantine after two breaches
+        // operator could), a decision budget of 32 MB, and quarantine after two breaches; the deadline is
+        // long (10 s), so that on a loaded machine the budget, not the deadline, is what stops the join
         Path rules = dir.resolve("rules");
         TestBundles.copyTree(TestBundles.RULES, rules);
         try (ServeProcess server = start(rules, "--max-rule-combinations", "1000000000000000", "--max-rule-steps",
-                "1000000000000000000", "--max-pack-steps", "1000000000000000000", "--max-decision-mb", "32", "--quarantine-after", "2")) {
+                "1000000000000000000", "--max-pack-steps", "1000000000000000000", "--max-decision-mb", "32", "--quarantine-after", "2", "--deadline-ms", "10000")) {
             String good = ready().get("rules_revision").asText();
 
             // and, activated through a draft, a rule whose six card patterns join only for a high priority
