@@ -157,10 +157,10 @@ class TracingTest {
     @Test
     void aCanaryDecisionSpanNamesTheTrialAndTheCandidateArm() throws Exception {
         // Given a draft that routes trade messages to VP Engineering, on a 100% canary
-        String draft = ok(201, workbench("POST", "drafts", null)).get("id").asText();
+        String draft = ok(201, send("POST", "/workbench/api/drafts", null)).get("id").asText();
         String file = "drafts/" + draft + "/file?path=broker/routing.drl";
-        String text = ok(200, workbench("GET", file, null)).get("text").asText();
-        ok(200, workbench("PUT", file, Json.object().put("text", text.replace("decide.primary(\"vp-trading\")",
+        String text = ok(200, send("GET", "/workbench/api/" + file, null)).get("text").asText();
+        ok(200, send("PUT", "/workbench/api/" + file, Json.object().put("text", text.replace("decide.primary(\"vp-trading\")",
                 "decide.primary(\"vp-engineering\")")).put("version", 1)));
         String trial = ok(201, send("POST", "/v1/trials", Json.object().put("draft", draft).put("mode", "canary")
                 .put("percent", 100))).get("id").asText();
@@ -249,14 +249,9 @@ class TracingTest {
         return Json.MAPPER.readTree(r.body());
     }
 
-    private static HttpResponse<String> workbench(String method, String path, JsonNode body) throws Exception {
-        return send(method, "/workbench/api/" + path, body);
-    }
-
-    private static HttpResponse<String> send(String method, String path, JsonNode body) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .header("authorization", "Bearer " + TOKEN).header("content-type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(Json.write(body)))
-                .build(), HttpResponse.BodyHandlers.ofString());
+    /** An admin's call. */
+    private static HttpResponse<String> send(String method, String path, JsonNode body) {
+        return io.signalman.http.HttpCalls.send("http://127.0.0.1:" + server.port(), method, path,
+                body == null ? null : Json.write(body), TOKEN);
     }
 }
