@@ -207,7 +207,8 @@ public final class Server implements AutoCloseable {
             }
             if (config.people().auditKey() == null) {
                 LOG.warn("the audit log is not keyed (no --audit-key-file): it guards against accidents only; anyone who "
-                        + "can write {} can rewrite it and re-seal its chain unnoticed", config.data());
+                        + "can write {} can rewrite it and re-seal its chain unnoticed (to key it: stop, run signalman audit "
+                        + "key --data {} --audit-key-file FILE, and serve with that key)", config.data(), config.data());
             }
             // Opened before the rules load: the reload gate checks the recovered FSM instances.
             AtomicReference<Engine> loaded = new AtomicReference<>();

@@ -1,14 +1,23 @@
 package io.signalman.cli;
 
+import io.signalman.datadir.DataDir;
+import io.signalman.datadir.Disk;
+import io.signalman.datadir.Storage;
+import io.signalman.datadir.Writing;
 import io.signalman.people.AuditKey;
+import io.signalman.people.AuditLog;
 import io.signalman.people.AuditVerify;
+import io.signalman.people.Principal;
+import io.signalman.people.Role;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 
 /**
+ * {@code signalman audit key --data DIR --audit-key-file FILE}: keys an unkeyed log, once ({@link #key}).
  * {@code signalman audit verify [--data DIR | --export FILE] [--audit-key-file FILE]}: proves the audit log's chain
  * unbroken, its keyed entries' MACs under the key, and the log as long as the manifest last
  * recorded it ({@link AuditVerify}), changing nothing, so it may run beside a server. Exit 0 when
@@ -25,8 +34,11 @@ final class AuditCommand {
 
     static int run(String[] argv, PrintStream out, PrintStream err, Map<String, String> env) throws Args.UsageException {
         Args a = new Args(argv, Set.of("data", "export", "state-jdbc", AuditKeyOption.FLAG), Set.of(), env);
-        if (a.positional().size() != 1 || !"verify".equals(a.positional().get(0))) {
-            throw new Args.UsageException("audit takes verify");
+        if (a.positional().size() != 1 || !Set.of("verify", "key").contains(a.positional().get(0))) {
+            throw new Args.UsageException("audit takes verify or key");
+        }
+        if ("key".equals(a.positional().get(0))) {
+            return key(a, out, err);
         }
         String export = a.get("export", null);
         String jdbc = a.get("state-jdbc", null);
@@ -61,5 +73,40 @@ final class AuditCommand {
                 : report.keyProblem() != null ? "not proven: " + report.keyProblem()
                 : report.problems().size() + " problem(s): the log was changed or cut short");
         return report.ok() ? 0 : 1;
+    }
+
+    /**
+     * {@code audit key --data DIR --audit-key-file FILE}: keys an unkeyed log from its next entry on
+     * ({@link AuditLog#key}), with no server holding the directory. It prints the unkeyed entries'
+     * count and head, which only a copy kept elsewhere can vouch for: a keyed log stripped of its
+     * MACs looks the same to anyone who has only the directory.
+     */
+    private static int key(Args a, PrintStream out, PrintStream err) throws Args.UsageException {
+        if (a.get("export", null) != null || a.get("state-jdbc", null) != null) {
+            throw new Args.UsageException("audit key keys a data directory's log (--data): a cluster's log is keyed by its "
+                    + "members, each given --audit-key-file");
+        }
+        Path data = Path.of(a.get("data", "data"));
+        AuditKey key = AuditKeyOption.of(a, data);
+        if (key == null) {
+            throw new Args.UsageException("audit key needs --audit-key-file FILE (or SIGNALMAN_AUDIT_KEY_FILE): the key to key "
+                    + "the log with");
+        }
+        Principal by = new Principal("cli:" + System.getProperty("user.name", "unknown"), EnumSet.of(Role.ADMIN), "cli");
+        try (DataDir dir = DataDir.open(data, false)) {
+            AuditLog.Keyed k = AuditLog.key(data, Writing.of(dir, Disk.REAL, new Storage(Disk.REAL)), AuditLog.ROLL_BYTES, key,
+                    by);
+            out.printf("signalman audit key %s: keyed from entry %d on (key id %s)%n", data, k.from(), k.keyId());
+            if (k.before() > 0) {
+                out.printf("the %d entries before are chained, not keyed, and their approvals no longer count; their head is %s:"
+                        + " compare it with a copy kept elsewhere, since whoever could write %s could have rewritten them%n",
+                        k.before(), k.headBefore(), data);
+            }
+            out.println("from now on give --audit-key-file to serve, users, audit verify and data verify");
+            return 0;
+        } catch (RuntimeException e) {
+            err.println("signalman audit key: " + e.getMessage());
+            return 1;
+        }
     }
 }

@@ -55,6 +55,8 @@ public final class Main {
               audit    verify [--data data | --export FILE | --state-jdbc URL] [--audit-key-file FILE]
                        (proves the audit log's chain and MACs unbroken, and --data's log as long as its manifest
                         records; --export FILE: a log as GET /v1/audit?format=jsonl gave it; changes nothing)
+                       key [--data data] --audit-key-file FILE   (keys an unkeyed log once, from its next entry on;
+                        a directory no server holds; prints the unkeyed entries' head to compare with a kept copy)
               rules    export --revision REV DIR [--data data]   (REV: an activation's number, or a revision's hash
                         or its first 7+ hex digits; DIR: new or empty; the activation history of --data, read only)
             Every serve flag can also be set as SIGNALMAN_<FLAG> (SIGNALMAN_PORT, SIGNALMAN_ADMIN_TOKEN, ...).""";

@@ -69,7 +69,7 @@ public final class DataDir implements AutoCloseable {
                 m = Manifest.read(root);
             } else {
                 List<String> present = DataDirFiles.list(root);
-                m = Manifest.fresh(root);
+                m = present.isEmpty() && empty(root) ? Manifest.created(root) : Manifest.fresh(root);
                 if (!present.isEmpty()) {
                     upgraded = FormatOne.adopt(root, m, present, acceptLoss);
                 }
@@ -87,6 +87,13 @@ public final class DataDir implements AutoCloseable {
                 lock.close();
             }
             throw e;
+        }
+    }
+
+    /** Whether {@code root} holds nothing but the lock this start just took: a directory it creates. */
+    private static boolean empty(Path root) throws IOException {
+        try (java.util.stream.Stream<Path> s = Files.list(root)) {
+            return s.allMatch(p -> p.getFileName().toString().equals(DataDirLock.NAME));
         }
     }
 

@@ -32,6 +32,15 @@ public interface FileRegistry {
         return null;
     }
 
+    /**
+     * Whether the start that opened the data directory created it: there was no manifest and no
+     * file of ours, so no log in it can have been removed (every other directory lacking a log's
+     * record lost it, or predates it).
+     */
+    default boolean created() {
+        return false;
+    }
+
     /** What was last recorded of the chained log {@code name}, or null when nothing was. */
     default LogHead head(String name) {
         return null;

@@ -48,6 +48,8 @@ public final class Manifest implements FileRegistry {
     private final Map<String, Entry> files;
     private final Map<String, LogHead> heads;
     private long nextSeq;
+    /** Made by this start for a directory that held nothing ({@link FileRegistry#created()}); never written down. */
+    private boolean created;
 
     private Manifest(Path data, String dataId, Map<String, Entry> files, Map<String, LogHead> heads, long nextSeq) {
         this.data = data;
@@ -60,6 +62,18 @@ public final class Manifest implements FileRegistry {
     /** A new, empty manifest for {@code data} (not yet written). */
     static Manifest fresh(Path data) {
         return new Manifest(data, UUID.randomUUID().toString(), new LinkedHashMap<>(), new LinkedHashMap<>(), 1);
+    }
+
+    /** A new, empty manifest for {@code data}, which held nothing of ours: this start creates the directory. */
+    static Manifest created(Path data) {
+        Manifest m = fresh(data);
+        m.created = true;
+        return m;
+    }
+
+    @Override
+    public boolean created() {
+        return created;
     }
 
     /**

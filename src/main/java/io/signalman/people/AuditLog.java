@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * removing or reordering any entry breaks the chain after it ({@link AuditVerify}). With a key
  * ({@link AuditKey}) each entry also carries the key's id and its own HMAC ({@link AuditSeal}),
  * which is its chain value; without one the chain value is the entry's SHA-256, which anyone who
- * can write the file can recompute. A log is keyed from the first start with a key on (an
- * {@code audit_keyed} entry marks the point) and stays keyed. After each entry the manifest
+ * can write the file can recompute. A log is keyed from its first entry when a start with a key
+ * creates the data directory, or from the point {@code signalman audit key} marks with an
+ * {@code audit_keyed} entry ({@link #key}), and stays keyed: a start with a key refuses a log that is not. After each entry the manifest
  * records the log's length and head, so a log cut short or deleted is named at the next start.
  * At {@link #ROLL_BYTES} the file is rolled: compressed into {@code <data>/audit/audit-N.jsonl.gz}
  * and kept, as rolled decision-log files are; the chain runs on across files.
@@ -89,14 +90,16 @@ public final class AuditLog {
     }
 
     /**
-     * Proves and reads every entry of {@code data}'s audit log (rolled files included), then keys
-     * it from here on when {@code key} is given and it is not yet keyed. Blocking; at start.
+     * Proves and reads every entry of {@code data}'s audit log (rolled files included). With a key,
+     * the log must be keyed already (or this start created the directory, whose log is then keyed
+     * from its first entry): keying an unkeyed log is {@link #key}'s act, never a start's. Blocking; at start.
      *
      * @param key        the audit key, or null: the log then guards against accidents only
      * @param acceptLoss {@code --accept-data-loss}: a log that does not verify is cut before its
      *                   first bad entry (the rest set aside) and the loss is recorded in it
      * @throws DataDirRefused when the log does not verify (naming the file and line at fault) and
-     *                        the loss is not accepted, or when it is keyed and the key is missing or another
+     *                        the loss is not accepted, when it is keyed and the key is missing or another, or
+     *                        when a key is given and it is not keyed
      */
     public static AuditLog open(Path data, Writing writing, long rollBytes, AuditKey key, boolean acceptLoss) {
         AuditLog log = new AuditLog(data, writing, rollBytes, key);
@@ -115,16 +118,53 @@ public final class AuditLog {
             if (!r.ok()) {
                 log.append(START, "audit_loss_accepted", AuditRepair.lossEntry(r, data, aside));
             }
-            if (key != null && !log.entries.isEmpty() && !log.entries.get(log.entries.size() - 1).has("key")) {
-                log.append(START, "audit_keyed", Json.object().put("note", "entries from here on carry an HMAC-SHA256 "
-                        + "under key " + key.id() + "; the " + log.entries.size() + " before are chained, not keyed"));
-                LOG.info("audit log in {}: keyed from entry {} on (key id {})", data, log.entries.size(), key.id());
-            }
             log.recordHead();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the audit log in " + data + ": " + e.getMessage(), e);
         }
         return log;
+    }
+
+    /**
+     * Keys the unkeyed audit log of {@code data} with {@code key} from its next entry on: {@code
+     * signalman audit key}, with the server stopped. The log must verify as it is; an entry
+     * {@code audit_keyed} marks the point (its {@code prev} chains the unkeyed entries into the keyed
+     * ones) and the manifest's record of the log becomes keyed. A start never does this by itself:
+     * nothing in the directory tells a log never keyed from a keyed one stripped of its MACs, so
+     * the operator who keys it says which it is. Blocking.
+     *
+     * @param who who keys it, recorded in the entry
+     * @return the entries the log held before, all unkeyed, and their head: to compare with a copy kept elsewhere
+     * @throws DataDirRefused when the log is keyed already, or does not verify
+     */
+    public static Keyed key(Path data, Writing writing, long rollBytes, AuditKey key, Principal who) {
+        AuditLog log = new AuditLog(data, writing, rollBytes, key);
+        try {
+            AuditVerify.Report r = AuditVerify.check(data, null, writing.registry(), log.entries::add);
+            if (r.keyedFrom() > 0 || r.keyProblem() != null) {
+                throw new DataDirRefused("the audit log in " + data + " is keyed already" + (r.keyedFrom() > 0
+                        ? " from entry " + r.keyedFrom() + " on" : " (says the manifest's record of it)")
+                        + ": it is keyed once, and stays keyed");
+            }
+            if (!r.ok()) {
+                throw new DataDirRefused(AuditRepair.refusal(data, r));
+            }
+            log.head = r.verifiedHead();
+            long before = log.entries.size();
+            log.keyRecord();
+            log.append(who, "audit_keyed", Json.object().put("entries_before", before).put("head_before", log.head)
+                    .put("note", "entries from here on carry an HMAC-SHA256 under key " + key.id() + "; the " + before
+                            + " before are chained, not keyed"));
+            log.close();
+            LOG.info("audit log in {}: keyed from entry {} on (key id {})", data, before + 1, key.id());
+            return new Keyed(before, r.verifiedHead(), before + 1, key.id());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the audit log in " + data + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** What keying found and did: {@code before} unkeyed entries ending at {@code headBefore}; keyed from {@code from}. */
+    public record Keyed(long before, String headBefore, long from, String keyId) {
     }
 
     /**

@@ -36,6 +36,12 @@ final class AuditRepair {
         List<String> shown = r.problems().subList(0, Math.min(LISTED, r.problems().size()));
         String more = r.problems().size() > LISTED ? "\n  ... and " + (r.problems().size() - LISTED) + " more" : "";
         String what = "the audit log in " + data + " does not verify:\n  " + String.join("\n  ", shown) + more + "\n";
+        if (r.unkeyed()) {
+            return what + "If this log was never keyed, key it once, with the server stopped: signalman audit key --data " + data
+                    + " --audit-key-file FILE (it prints the head of the unkeyed entries, to compare with a copy kept "
+                    + "elsewhere). If it was keyed, it was rewritten or deleted: restore it (with "
+                    + io.signalman.datadir.Manifest.NAME + ") from a backup. --accept-data-loss does not apply";
+        }
         if (r.keyProblem() != null) {
             return what + "Give the key it is keyed with (--audit-key-file FILE, or SIGNALMAN_AUDIT_KEY_FILE); "
                     + "--accept-data-loss does not apply: the key is missing or another, not the data";

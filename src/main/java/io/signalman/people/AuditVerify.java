@@ -17,7 +17,10 @@ import java.util.function.Consumer;
  * {@code prev} must be the chain value of the entry before it. A keyed entry's MAC must match under
  * the key given ({@link AuditKey}), so an entry edited and re-sealed without the key is caught at
  * that entry; once keyed, every later entry must be. Without a key the chain guards against
- * accidents only: anyone who can write the file can recompute it. Last, the log is compared with
+ * accidents only: anyone who can write the file can recompute it. With a key, a log that is not
+ * keyed is refused (unless this start created the directory): a keyed log stripped of its MACs and
+ * re-chained, or deleted with the manifest's record of it, looks exactly like a log never keyed, so
+ * keying is an act of its own ({@link AuditLog#key}), never a side effect. Last, the log is compared with
  * the manifest's record of it ({@link LogHead}): a log shorter than it was, missing, or whose
  * entry at the recorded length chains to another head, was cut short or rewritten. The head is
  * printed, to be kept elsewhere (a ticket, another system): only that copy vouches for a log
@@ -33,14 +36,16 @@ public final class AuditVerify {
     }
 
     /**
-     * What the check found. {@code keyProblem}: the key is missing or another (the log cannot be
-     * proven, though it may be whole). {@code firstBreak}: the first line at fault, or null when
+     * What the check found. {@code keyProblem}: the key is missing or another, or the log is not
+     * keyed though a key was given (the log cannot be proven, though it may be whole). {@code firstBreak}: the first line at fault, or null when
      * the lines are whole (a problem may still be the manifest's). {@code verified} entries, up to
      * {@code verifiedHead}, come before any problem. {@code keyedFrom}: the first keyed entry's
-     * seq, 0 when none is.
+     * seq, 0 when none is. {@code unkeyed}: a key was given, but the log is not keyed (or the
+     * manifest's record of it is not, or is gone): refused until it is keyed on purpose
+     * ({@link AuditLog#key}), since a keyed log stripped of its keys looks just like it.
      */
     public record Report(List<String> problems, List<String> notes, long entries, String head, long keyedFrom,
-                         String keyProblem, Break firstBreak, long verified, String verifiedHead) {
+                         String keyProblem, Break firstBreak, long verified, String verifiedHead, boolean unkeyed) {
         public boolean ok() {
             return problems.isEmpty();
         }
@@ -68,14 +73,19 @@ public final class AuditVerify {
     public static Report checkExport(Path file, AuditKey key) throws IOException {
         AuditWalk w = new AuditWalk(file.getParent(), key, -1, e -> { });
         w.exported(file);
+        boolean unkeyed = key != null && w.keyedFrom == 0 && w.count > 0 && w.keyProblem == null;
+        if (unkeyed) {
+            w.keyProblem = "this log is not keyed, but a key was given: a keyed log stripped of its keys and re-chained "
+                    + "looks just like it";
+        }
         if (w.keyProblem != null) {
             w.problems.add(0, w.keyProblem);
         }
-        if (w.keyedFrom == 0 && w.keyProblem == null) {
-            w.notes.add("the log is not keyed: its chain guards against accidents only (serve with --audit-key-file to key it)");
+        if (w.keyedFrom == 0 && key == null) {
+            w.notes.add("the log is not keyed: its chain guards against accidents only");
         }
         return new Report(List.copyOf(w.problems), List.copyOf(w.notes), w.count, w.head, w.keyedFrom, w.keyProblem,
-                w.firstBreak, w.verified, w.verifiedHead);
+                w.firstBreak, w.verified, w.verifiedHead, unkeyed);
     }
 
     /** The log against {@code cover}'s record of it; {@code verified} is given each entry before the first problem. */
@@ -86,19 +96,40 @@ public final class AuditVerify {
         if (cover.dataId() != null) {
             compare(w, key, cover.dataId(), recorded);
         }
+        boolean unkeyed = key != null && w.keyProblem == null && unkeyed(w, cover, recorded);
+        if (unkeyed) {
+            w.keyProblem = w.count > 0 && w.keyedFrom == 0
+                    ? "this log is not keyed, but a key was given: a keyed log stripped of its keys and re-chained looks just like it"
+                    : recorded == null ? "the manifest holds no record of the audit log, but a key was given: a keyed log deleted "
+                            + "or emptied together with its record looks just like a log never keyed"
+                    : "the manifest's record of the audit log is not keyed, but a key was given: a keyed log rewritten "
+                            + "together with its record looks just like a log never keyed";
+        }
         if (w.keyProblem != null) {
             w.problems.add(0, w.keyProblem);
         }
-        if (w.keyedFrom == 0 && w.keyProblem == null) {
-            w.notes.add(key == null ? "the log is not keyed: its chain guards against accidents only, since anyone who can "
-                    + "write the data directory can recompute it (serve with --audit-key-file to key it)"
-                    : "the log is not keyed yet: a server started with this key keys it from its next entry on");
+        if (w.keyedFrom == 0 && key == null) {
+            w.notes.add("the log is not keyed: its chain guards against accidents only, since anyone who can write the data "
+                    + "directory can recompute it (key it once with signalman audit key, then serve with --audit-key-file)");
         } else if (w.keyedFrom > 1 && w.problems.isEmpty()) {
             w.notes.add("entries 1 to " + (w.keyedFrom - 1) + " were written before the log was keyed: the keyed entries "
                     + "vouch for them, but approvals count only from keyed entries");
         }
         return new Report(List.copyOf(w.problems), List.copyOf(w.notes), w.count, w.head, w.keyedFrom, w.keyProblem,
-                w.firstBreak, w.verified, w.verifiedHead);
+                w.firstBreak, w.verified, w.verifiedHead, unkeyed);
+    }
+
+    /**
+     * Whether a log read with a key is one that was never keyed, or looks like one: entries but none
+     * keyed, or (in a data directory this start did not create) the manifest's record of the log
+     * missing or unkeyed. Nothing in the directory tells that from a keyed log stripped of its keys,
+     * deleted or emptied with its record rewritten, so it is keyed only on purpose ({@link AuditLog#key}).
+     */
+    private static boolean unkeyed(AuditWalk w, FileRegistry cover, LogHead recorded) {
+        if (w.count > 0 && w.keyedFrom == 0) {
+            return true;
+        }
+        return cover.dataId() != null && w.keyedFrom == 0 && !cover.created() && (recorded == null || !recorded.keyed());
     }
 
     /** The log against the manifest's record of it, written after each entry (so the log may be ahead, never behind). */

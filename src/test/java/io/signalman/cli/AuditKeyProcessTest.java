@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 38.7 through real {@code serve} processes: a server without an audit key warns that the log
- * guards against accidents only; the log it leaves is keyed from a marked point by the first
- * command given the key ({@code SIGNALMAN_AUDIT_KEY_FILE} here), after which verify without the key
+ * guards against accidents only; a command given the key refuses the log it leaves, until
+ * {@code signalman audit key} keys it from a marked point (once), after which verify without the key
  * says the log is keyed; a keyed log with two lines swapped refuses the start, naming the file and
  * line, until the loss is accepted, which the log then records, and it verifies again. Two full
  * starts: the refused one stops before any rule is compiled.
@@ -44,7 +44,19 @@ class AuditKeyProcessTest {
             assertEquals(0, unkeyed.waitFor(Duration.ofSeconds(60)), unkeyed.output());
         }
 
-        // The first command with the key keys the log from a marked point on
+        // A command with the key refuses the unkeyed log (it could be a keyed one stripped of its MACs) ...
+        CliRunner.Result unkeyed = CliRunner.run("users", "add", "bo", "--role", "author", "--data", d, "--audit-key-file",
+                key.toString());
+        assertEquals(1, unkeyed.code(), unkeyed.err());
+        assertTrue(unkeyed.err().contains("this log is not keyed, but a key was given"), unkeyed.err());
+        // ... until it is keyed on purpose, from a marked point on, naming the unkeyed entries' head to compare
+        CliRunner.Result keying = CliRunner.run("audit", "key", "--data", d, "--audit-key-file", key.toString());
+        assertEquals(0, keying.code(), keying.err());
+        assertTrue(keying.out().contains("keyed from entry 2 on"), keying.out());
+        assertTrue(keying.out().contains("the 1 entries before are chained, not keyed"), keying.out());
+        CliRunner.Result twice = CliRunner.run("audit", "key", "--data", d, "--audit-key-file", key.toString());
+        assertEquals(1, twice.code(), twice.out());
+        assertTrue(twice.err().contains("is keyed already from entry 2 on"), twice.err());
         assertEquals(0, CliRunner.run("users", "add", "bo", "--role", "author", "--data", d, "--audit-key-file", key.toString())
                 .code());
         CliRunner.Result keyed = CliRunner.run("audit", "verify", "--data", d, "--audit-key-file", key.toString());

@@ -3,6 +3,7 @@ package io.signalman.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.signalman.TestBundles;
 import io.signalman.datadir.DataDir;
 import io.signalman.datadir.Disk;
@@ -31,7 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code signalman audit verify} with the key and refuses {@code signalman serve} (the refusal
  * comes before any rule is compiled, so these starts are cheap), and each still fails once the
  * manifest's record of the log is rewritten to match, since that record's MAC needs the key too.
- * The same re-sealed edit passes an unkeyed log, which is what makes the forgery a real one.
+ * The same re-sealed edit passes an unkeyed log, which is what makes the forgery a real one. A
+ * keyed log downgraded (its MACs stripped, a forged approval added, re-chained unkeyed, the
+ * manifest's record unkeyed or removed, or the manifest deleted) and one deleted or emptied with
+ * its record are refused too: a start or verify with a key never takes a log that is not keyed.
  * {@code signalman data verify} names a log cut short or deleted, and a keyed log without its key.
  */
 class AuditTamperTest {
@@ -120,6 +124,46 @@ class AuditTamperTest {
     }
 
     @Test
+    void aKeyedLogDowngradedToUnkeyedWithAForgedApprovalAndItsRecordUnkeyedFailsVerifyAndStart()
+            throws Exception {
+        // Given the keyed log stripped of its MACs, a forged approval appended, all re-chained unkeyed, the record to match
+        AuditForger f = AuditForger.of(data).unkey();
+        ObjectNode forged = f.entries().get(1).deepCopy().put("seq", 6).put("user", "eve");
+        f.entries().add(forged);
+        f.reseal(false);
+        AuditForger.downgradeManifest(data, false);
+
+        // Then verify and a start with the key both refuse it, saying it may be a stripped log and how a real one is keyed
+        downgradeRefused("this log is not keyed, but a key was given");
+        // ... and no refused start keyed it meanwhile: it is refused again, just the same
+        downgradeRefused("this log is not keyed, but a key was given");
+    }
+
+    @Test
+    void aKeyedLogDeletedOrEmptiedTogetherWithItsRecordFailsVerifyAndStart() throws Exception {
+        Files.delete(log());
+        AuditForger.downgradeManifest(data, true);
+        downgradeRefused("the manifest holds no record of the audit log, but a key was given");
+
+        Files.write(log(), new byte[0]);
+        downgradeRefused("the manifest holds no record of the audit log, but a key was given");
+    }
+
+    @Test
+    void aKeyedLogDowngradedWithTheManifestDeletedFailsVerifyAndStart() throws Exception {
+        AuditForger.of(data).unkey().reseal(false);
+        Files.delete(data.resolve(io.signalman.datadir.Manifest.NAME));
+
+        CliRunner.Result verify = CliRunner.run("audit", "verify", "--data", data.toString(), "--audit-key-file", key.toString());
+        assertEquals(1, verify.code(), verify.out());
+        assertTrue(verify.out().contains("problem: this log is not keyed, but a key was given"), verify.out());
+        // A start adopts the files as an earlier version's (no manifest), and still refuses the unkeyed log under a key
+        CliRunner.Result serve = serve("--accept-data-loss");
+        assertEquals(1, serve.code(), serve.out() + serve.err());
+        assertTrue(serve.err().contains("this log is not keyed, but a key was given"), serve.err());
+    }
+
+    @Test
     void dataVerifyNamesALogCutShortAndOneDeleted() throws Exception {
         Files.write(log(), new byte[0]);
         CliRunner.Result cut = CliRunner.run("data", "verify", "--data", data.toString(), "--audit-key-file", key.toString());
@@ -165,6 +209,33 @@ class AuditTamperTest {
                 key.toString());
         assertEquals(1, after.code(), after.out());
         assertTrue(after.out().contains("problem: " + matched), after.out());
+    }
+
+    /**
+     * {@code audit verify} and {@code data verify} with the key fail saying {@code problem}; a start
+     * with the key is refused saying it, and how a log never keyed is keyed, even accepting data loss.
+     */
+    private void downgradeRefused(String problem) {
+        CliRunner.Result verify = CliRunner.run("audit", "verify", "--data", data.toString(), "--audit-key-file", key.toString());
+        assertEquals(1, verify.code(), verify.out());
+        assertTrue(verify.out().contains("problem: " + problem), verify.out());
+        CliRunner.Result dataVerify = CliRunner.run("data", "verify", "--data", data.toString(), "--audit-key-file",
+                key.toString());
+        assertEquals(1, dataVerify.code(), dataVerify.out());
+        assertTrue(dataVerify.out().contains(problem), dataVerify.out());
+
+        CliRunner.Result serve = serve("--accept-data-loss");
+        assertEquals(1, serve.code(), serve.out() + serve.err());
+        assertTrue(serve.err().contains("signalman: cannot start: ") && serve.err().contains(problem), serve.err());
+        assertTrue(serve.err().contains("signalman audit key --data " + data), serve.err());
+        assertTrue(serve.err().contains("--accept-data-loss does not apply"), serve.err());
+    }
+
+    private CliRunner.Result serve(String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("serve", "--port", "0", "--data", data.toString(), "--rules",
+                TestBundles.RULES.toString(), "--fixtures", TestBundles.FIXTURES.toString(), "--audit-key-file", key.toString()));
+        args.addAll(List.of(more));
+        return CliRunner.run(args.toArray(String[]::new));
     }
 
     private Path log() {

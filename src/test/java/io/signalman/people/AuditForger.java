@@ -82,6 +82,27 @@ public final class AuditForger {
      * A keyed record's MAC needs the key, so it is left as it was.
      */
     public static void matchManifest(Path data) {
+        rewriteManifest(data, Record.KEEP_KEY);
+    }
+
+    /**
+     * What the attacker does to the manifest when the log was downgraded: its record of the log
+     * made to match the log and unkeyed (its key id and MAC taken off), or removed altogether, as if
+     * the log had never been keyed, or never recorded.
+     */
+    public static void downgradeManifest(Path data, boolean removeRecord) {
+        rewriteManifest(data, removeRecord ? Record.REMOVE : Record.UNKEY);
+    }
+
+    /** The attacker downgrades a keyed log: every key id and MAC taken off, re-chained and re-sealed unkeyed. */
+    public AuditForger unkey() {
+        entries.forEach(e -> e.remove(List.of("key", "mac")));
+        return this;
+    }
+
+    private enum Record { KEEP_KEY, UNKEY, REMOVE }
+
+    private static void rewriteManifest(Path data, Record how) {
         try {
             Path manifest = data.resolve(io.signalman.datadir.Manifest.NAME);
             byte[] b = Files.readAllBytes(manifest);
@@ -98,7 +119,15 @@ public final class AuditForger {
             } else {
                 ((ObjectNode) m.get("files")).remove(AuditLog.FILE);
             }
-            ((ObjectNode) m.get("heads").get(AuditVerify.LOG)).put("entries", entries).put("head", head);
+            ObjectNode heads = (ObjectNode) m.get("heads");
+            if (how == Record.REMOVE) {
+                heads.remove(AuditVerify.LOG);
+            } else {
+                ObjectNode record = ((ObjectNode) heads.get(AuditVerify.LOG)).put("entries", entries).put("head", head);
+                if (how == Record.UNKEY) {
+                    record.remove(List.of("key", "mac"));
+                }
+            }
             Files.write(manifest, RecordLine.seal(Json.bytes(m)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

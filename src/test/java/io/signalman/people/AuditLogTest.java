@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * length and head): a log that does not verify is refused naming its file and first bad line,
  * unless the loss is accepted, which cuts it there, sets the rest aside and records the loss;
  * approvals count only from entries that verified, and with a key only from keyed ones; an unkeyed
- * log is keyed from a marked point and stays verifiable; a stop between an entry and the
+ * log is refused by a start with a key, keyed only on purpose from a marked point, and stays
+ * verifiable; a directory a keyed start creates is keyed from its first entry; a stop between an entry and the
  * manifest's record of it is not taken for tampering; a keyed log is never opened without its key.
  */
 class AuditLogTest {
@@ -86,29 +87,80 @@ class AuditLogTest {
     }
 
     @Test
-    void anUnkeyedLogIsKeyedFromAMarkedPointStaysVerifiableAndItsUnkeyedApprovalsNoLongerCount() throws Exception {
+    void anUnkeyedLogIsKeyedOnlyOnPurposeFromAMarkedPointStaysVerifiableAndItsUnkeyedApprovalsNoLongerCount() throws Exception {
         // Given a log written without a key (as every log was before keys), holding two approvals
         withPeople(null, false, p -> approveTwice(p));
         withPeople(null, false, p -> assertEquals(2, approvals(p)));
 
-        // When a start with a key opens it
+        // When a start with a key opens it, Then it is refused: it looks just like a keyed log stripped of its MACs
         AuditKey key = AuditKey.of(new byte[32]);
+        DataDirRefused refused = assertThrows(DataDirRefused.class, () -> withPeople(key, false, p -> { }));
+        assertTrue(refused.getMessage().contains("this log is not keyed, but a key was given"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("signalman audit key --data " + data()), refused.getMessage());
+        assertTrue(AuditVerify.check(data(), null).ok(), "the refusal changed nothing");
+
+        // When it is keyed on purpose
+        AuditLog.Keyed keyed;
+        try (DataDir d = DataDir.open(data(), false)) {
+            keyed = AuditLog.key(data(), Writing.of(d, Disk.REAL, new Storage(Disk.REAL)), AuditLog.ROLL_BYTES, key, BO);
+        }
+        assertEquals(3, keyed.before());
+        assertEquals(4, keyed.from());
         withPeople(key, false, p -> {
             // Then an entry marks where keying begins, and the unkeyed approvals do not count (they could be forged)
             JsonNode marker = p.audit().entries().get(3);
             assertEquals("audit_keyed", marker.get("action").asText());
             assertEquals(key.id(), marker.get("key").asText());
+            assertEquals(keyed.headBefore(), marker.get("head_before").asText());
             assertEquals(0, approvals(p));
             // ... while an approval given now does
             p.record(BO, Approvals.APPROVED, Json.object().put("draft", "d").put("content_hash", HASH).put("note", "again"));
             assertEquals(1, approvals(p));
         });
 
-        // ... and the log verifies with the key, keyed from the marker on
+        // ... the log verifies with the key, keyed from the marker on
         AuditVerify.Report r = AuditVerify.check(data(), key);
         assertTrue(r.ok(), r.problems().toString());
         assertEquals(4, r.keyedFrom());
         assertEquals(5, r.entries());
+        // ... and it is keyed once: keying it again is refused
+        try (DataDir d = DataDir.open(data(), false)) {
+            DataDirRefused again = assertThrows(DataDirRefused.class, () -> AuditLog.key(data(),
+                    Writing.of(d, Disk.REAL, new Storage(Disk.REAL)), AuditLog.ROLL_BYTES, key, BO));
+            assertTrue(again.getMessage().contains("is keyed already"), again.getMessage());
+        }
+    }
+
+    @Test
+    void aStartWithAKeyKeysTheLogOfADirectoryItCreatesFromTheFirstEntry() throws Exception {
+        AuditKey key = AuditKey.of(new byte[32]);
+        withPeople(key, false, p -> approveTwice(p));
+
+        AuditVerify.Report r = AuditVerify.check(data(), key);
+        assertTrue(r.ok(), r.problems().toString());
+        assertEquals(1, r.keyedFrom());
+        assertEquals(key.id(), Manifest.existing(data()).head(AuditVerify.LOG).key());
+        withPeople(key, false, p -> assertEquals(2, approvals(p)));
+    }
+
+    @Test
+    void aStartWithAKeyRefusesADirectoryThatHoldsSomethingButNoKeyedRecordOfItsLog() throws Exception {
+        // Given a directory a keyless start made (its log empty) and one holding a stray file before its first start
+        withPeople(null, false, p -> { });
+        AuditKey key = AuditKey.of(new byte[32]);
+        DataDirRefused empty = assertThrows(DataDirRefused.class, () -> withPeople(key, false, p -> { }));
+        assertTrue(empty.getMessage().contains("the manifest's record of the audit log is not keyed, but a key was given"),
+                empty.getMessage());
+
+        Path other = dir.resolve("other");
+        Files.createDirectories(other);
+        Files.writeString(other.resolve("notes.txt"), "kept here");
+        try (DataDir d = DataDir.open(other, false)) {
+            DataDirRefused stray = assertThrows(DataDirRefused.class, () -> People.open(other, Writing.of(d, Disk.REAL,
+                    new Storage(Disk.REAL)), PeopleConfig.defaults().withAuditKey(key), null, "admin", null, null, false));
+            assertTrue(stray.getMessage().contains("the manifest holds no record of the audit log, but a key was given"),
+                    stray.getMessage());
+        }
     }
 
     @Test
