@@ -307,6 +307,17 @@ public final class Server implements AutoCloseable {
             // audit log, so the webhook tells the team and the operator's inbox shows it.
             trials.onStopped((id, reason) -> audited.record(TRIALS, "trial_stopped", io.signalman.json.Json.object().put("trial", id)
                     .put("note", reason)));
+            trials.onChangedByServer((id, what) -> audited.record(TRIALS, "trial_changed", io.signalman.json.Json.object()
+                    .put("trial", id).put("note", what)));
+            // A rejection of the content a canary runs voids the approvals it runs on: back to shadow (every member's
+            // audit log tells it, so each node's canary stops answering as soon as it reads the rejection).
+            Trials withdrawing = trials;
+            people.audit().onEntry(e -> {
+                if (io.signalman.people.Approvals.REJECTED.equals(e.path("action").asText()) && audited.audit().counts(e)) {
+                    withdrawing.approvalWithdrawn(e.path("draft").asText(), e.path("content_hash").asText(), e.path("user").asText()
+                            + " rejected it: \"" + e.path("note").asText() + "\"");
+                }
+            });
             Trials running = trials;
             bench.withRunningTrials(() -> {
                 com.fasterxml.jackson.databind.node.ArrayNode out = io.signalman.json.Json.array();

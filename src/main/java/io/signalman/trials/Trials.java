@@ -106,6 +106,60 @@ public final class Trials implements AutoCloseable {
         this.stopped = listener;
     }
 
+    /** Told once, by the node that recorded it, when the server changes a trial itself (an approval withdrawn). */
+    private volatile java.util.function.BiConsumer<String, String> changedByServer = (id, what) -> { };
+
+    /** {@code listener(trial id, what)} on each change the server makes to a trial itself: the server audits it. */
+    public void onChangedByServer(java.util.function.BiConsumer<String, String> listener) {
+        this.changedByServer = listener;
+    }
+
+    /**
+     * Someone rejected exactly the content {@code contentHash} of {@code draft} ({@code why}: who,
+     * and their note). A canary answers real requests only with the approvals an activation of its
+     * content would need, and a standing rejection voids them: a running canary of that content
+     * goes back to shadow at once here (no answer of it goes out after the rejection is recorded),
+     * keeping its percent as its sample and its figures, and the change is recorded on the trials'
+     * thread and told as the server's. A shadow changes no answer and runs on; so does a canary of
+     * other content. Cheap: called as the rejection is appended to the audit log.
+     */
+    public void approvalWithdrawn(String draft, String contentHash, String why) {
+        Running r = arms.running();
+        if (r == null || r.trial.mode() != Trial.Mode.CANARY || !r.trial.draft().equals(draft)
+                || !r.trial.candidateRevision().equals(contentHash)) {
+            return;
+        }
+        String what = "mode canary -> shadow: the approval of its content was withdrawn (" + why + ")";
+        r.trial = r.trial.changed(Trial.Mode.SHADOW, r.trial.percent(), r.trial.stop(), what);
+        thread.execute(() -> toShadow(r.id(), what));
+    }
+
+    private synchronized void toShadow(String id, String what) {
+        boolean[] mine = {false};
+        Trial t;
+        try {
+            t = update(id, before -> {
+                mine[0] = before.running() && before.mode() == Trial.Mode.CANARY;
+                return mine[0] ? before.changed(Trial.Mode.SHADOW, before.percent(), before.stop(), what) : before;
+            });
+        } catch (RuntimeException e) {
+            LOG.error("trial {} is a shadow here, but could not be recorded as one ({}): {}", id, what, e.toString());
+            return;
+        }
+        Running r = arms.running();
+        if (r != null && r.id().equals(id) && t.running()) {
+            r.trial = t;
+        }
+        if (mine[0]) {
+            LOG.warn("trial {}: {}", id, what);
+            try {
+                changedByServer.accept(id, what);
+            } catch (RuntimeException e) {
+                LOG.error("trial {} changed ({}), but the audit log did not take it: {}", id, what, e.toString());
+            }
+        }
+    }
+
     /** What the decision service calls for every decision. */
     public Arms arms() {
         return arms;

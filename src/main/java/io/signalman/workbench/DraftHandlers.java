@@ -88,6 +88,23 @@ final class DraftHandlers {
         this.impactSeen = seen;
     }
 
+    private java.util.function.Supplier<JsonNode> runningTrials = Json::array;
+
+    /** The trials running now (as {@code GET /v1/trials} shows them): a rejection may name the content one runs. */
+    void runningTrials(java.util.function.Supplier<JsonNode> running) {
+        this.runningTrials = running;
+    }
+
+    /** Whether a running trial of draft {@code id} runs exactly the content {@code hash} as its candidate. */
+    private boolean trialRuns(String id, String hash) {
+        for (JsonNode t : runningTrials.get()) {
+            if (id.equals(t.path("draft").asText()) && hash.equals(t.path("candidate_revision").asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * {@code POST drafts/{id}/request-review} {@code {"note"}}: the draft's author asks for review of
      * its content as it is; recorded in the audit log ({@code review_requested}). The draft must
@@ -169,7 +186,8 @@ final class DraftHandlers {
      * verdict on the draft's content as it is now, recorded in the audit log (which is where the
      * approvals are read from). An author of the draft is refused (403 {@code own_draft}); with
      * {@code content_hash}, the verdict is only given if the content is still what the approver
-     * read (409 {@code draft_changed} otherwise).
+     * read (409 {@code draft_changed} otherwise), except that a rejection may name the content a
+     * running trial of the draft runs, which withdraws the approvals a canary of it runs on.
      */
     ObjectNode verdict(String id, JsonNode req, Principal by, boolean approve) {
         Bodies.only(req, "note", "content_hash");
@@ -185,14 +203,21 @@ final class DraftHandlers {
         }
         BundleFiles files = drafts.files(id);
         JsonNode seen = req.get("content_hash");
-        if (seen != null && !seen.isNull() && !files.revision().equals(seen.asText())) {
-            throw new WorkbenchException(409, "draft_changed", "the draft changed since you read it (its content is now "
-                    + files.revision() + "): read it again before you " + (approve ? "approve" : "reject") + " it");
+        String about = files.revision();
+        if (seen != null && !seen.isNull() && !about.equals(seen.asText())) {
+            // Withdrawing an approval of what runs: a rejection may name the content a running trial of the draft
+            // runs, though the draft moved on since (an approval only ever names the content as it is now).
+            if (approve || !seen.isTextual() || !trialRuns(id, seen.asText())) {
+                throw new WorkbenchException(409, "draft_changed", "the draft changed since you read it (its content is now "
+                        + about + "): read it again before you " + (approve ? "approve" : "reject") + " it"
+                        + (approve ? "" : ", or name the content a running trial of it runs (its candidate_revision)"));
+            }
+            about = seen.asText();
         }
         // The verdict names the impact run its giver could see for this content (null: none had run).
         people.record(by, approve ? Approvals.APPROVED : Approvals.REJECTED, Json.object().put("draft", id)
-                .put("content_hash", files.revision()).put("base_revision", meta.path("base_revision").asText()).put("note", note)
-                .put("impact_job", impactSeen.apply(id, files.revision())));
+                .put("content_hash", about).put("base_revision", meta.path("base_revision").asText()).put("note", note)
+                .put("impact_job", impactSeen.apply(id, about)));
         return show(id);
     }
 

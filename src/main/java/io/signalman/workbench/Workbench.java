@@ -167,6 +167,7 @@ public final class Workbench implements io.signalman.http.ApiModule {
     public Workbench withRunningTrials(java.util.function.Supplier<JsonNode> running) {
         inbox.trials(running);
         events.trials(running);
+        draftHandlers.runningTrials(running);
         return this;
     }
 

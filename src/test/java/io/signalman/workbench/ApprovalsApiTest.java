@@ -257,22 +257,69 @@ class ApprovalsApiTest {
     }
 
     @Test
-    void aCanaryPercentRisesOnlyWhileItsApprovalsStand() throws Exception {
-        // Given ana's draft approved by bo, on a 10% canary
+    void aCanaryPercentRisesOnlyWhileItsApprovalsStandAndARejectionSendsItBackToShadowAtOnce() throws Exception {
+        // Given ana's draft approved by bo, on a canary that rises from 10% to 100% while the approval stands
         String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
         editRule(id, "    // approved canary\n", ana);
         ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine for a canary\"}", bo), 200);
-        String trial = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
-                .put("percent", 10)), cy), 201).get("id").asText();
+        JsonNode started = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
+                .put("percent", 10)), cy), 201);
+        String trial = started.get("id").asText();
+        String candidate = started.get("candidate_revision").asText();
         try {
+            assertEquals(100.0, ok(change(trial, Json.object().put("percent", 100)), 200).get("percent").asDouble());
+            assertEquals(candidate, route().get("rules_revision").asText(), "the canary answers every request");
+
             // When bo changes his mind and rejects it
             ok(send("POST", "/workbench/api/drafts/" + id + "/reject", "{\"note\": \"the desk objects\"}", bo), 200);
 
-            // Then its percent cannot rise, nor a shadow become a canary again; lowering it and shadow can
-            assertEquals("approval_required", refusedChange(trial, Json.object().put("percent", 50)));
-            assertEquals(5.0, ok(change(trial, Json.object().put("percent", 5)), 200).get("percent").asDouble());
-            assertEquals("shadow", ok(change(trial, Json.object().put("mode", "shadow")), 200).get("mode").asText());
+            // Then the very next request is the live rules' (the canary answers nothing after the rejection) ...
+            assertEquals(server.server().engine().bundle().revision(), route().get("rules_revision").asText());
+            // ... the trial is a shadow again, its percent kept as its sample, recorded as the server's act with bo's note
+            JsonNode shadow = waitForMode(trial, "shadow");
+            assertEquals(100.0, shadow.get("percent").asDouble());
+            assertTrue(audited("trial_changed", trial).get("note").asText().contains("bo rejected it: \"the desk objects\""));
+            // ... and it cannot become a canary again while the rejection stands; a shadow's sample may change
             assertEquals("approval_required", refusedChange(trial, Json.object().put("mode", "canary")));
+            assertEquals(5.0, ok(change(trial, Json.object().put("percent", 5)), 200).get("percent").asDouble());
+        } finally {
+            ok(send("POST", "/v1/trials/" + trial + "/abort", null, cy), 200);
+        }
+        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
+    }
+
+    @Test
+    void anApproverWithdrawsTheApprovalOfTheContentACanaryRunsThoughTheDraftMovedOn() throws Exception {
+        // Given ana's draft approved by bo on a 100% canary, then edited by ana (the canary runs the approved content)
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        editRule(id, "    // the content on trial\n", ana);
+        String approved = draft(id).get("approvals").get("content_hash").asText();
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", Json.write(Json.object().put("note", "fine")
+                .put("content_hash", approved)), bo), 200);
+        String trial = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
+                .put("percent", 100)), cy), 201).get("id").asText();
+        try {
+            editRule(id, "    // the draft moved on\n", ana);
+            assertEquals(approved, route().get("rules_revision").asText());
+
+            // When bo approves the content on trial again, it is refused: an approval names the content as it is now
+            HttpResponse<String> stale = send("POST", "/workbench/api/drafts/" + id + "/approve", Json.write(Json.object()
+                    .put("note", "still fine").put("content_hash", approved)), bo);
+            assertEquals(409, stale.statusCode(), stale.body());
+            assertEquals("draft_changed", json(stale).get("error").asText());
+            // ... and a rejection naming content that is neither the draft's nor on trial is refused too
+            HttpResponse<String> other = send("POST", "/workbench/api/drafts/" + id + "/reject", Json.write(Json.object()
+                    .put("note", "no").put("content_hash", "sha256:" + "0".repeat(64))), bo);
+            assertEquals(409, other.statusCode(), other.body());
+
+            // When bo rejects the content the canary runs, naming it
+            ok(send("POST", "/workbench/api/drafts/" + id + "/reject", Json.write(Json.object().put("note", "misroutes on trial")
+                    .put("content_hash", approved)), bo), 200);
+
+            // Then the rejection is recorded against exactly that content, and the canary stops answering
+            assertEquals(approved, audited(io.signalman.people.Approvals.REJECTED, id).get("content_hash").asText());
+            assertEquals(server.server().engine().bundle().revision(), route().get("rules_revision").asText());
+            waitForMode(trial, "shadow");
         } finally {
             ok(send("POST", "/v1/trials/" + trial + "/abort", null, cy), 200);
         }
@@ -317,6 +364,47 @@ class ApprovalsApiTest {
     private static HttpResponse<String> save(String id, String path, String text, String token) throws Exception {
         return send("PUT", "/workbench/api/drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", text)
                 .put("version", draft(id).get("version").asLong())), token);
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger MESSAGES = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A critical message routed by the broker (anonymously, as a service asks), answered 200. */
+    private static JsonNode route() throws Exception {
+        JsonNode body = Json.object().put("id", "approvals-m-" + MESSAGES.incrementAndGet()).put("type", "event")
+                .put("subtype", "trade.executed").<com.fasterxml.jackson.databind.node.ObjectNode>set("envelope", Json.object()
+                        .put("from_agent", "desk-" + MESSAGES.get()).put("priority", "critical")).set("payload", Json.object());
+        return ok(send("POST", "/v1/broker/route", Json.write(body), null), 200);
+    }
+
+    /** The trial once its record says {@code mode} (the record is written just after the change takes effect). */
+    private static JsonNode waitForMode(String trial, String mode) throws Exception {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        JsonNode t;
+        do {
+            t = ok(send("GET", "/v1/trials/" + trial, null, cy), 200);
+            if (mode.equals(t.get("mode").asText())) {
+                return t;
+            }
+            Thread.sleep(20);
+        } while (System.nanoTime() < until);
+        throw new AssertionError("trial " + trial + " is still " + t.get("mode").asText() + ": " + t);
+    }
+
+    /** The newest audit entry of {@code action} about {@code subject} (a trial or a draft). */
+    private static JsonNode audited(String action, String subject) throws Exception {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        do {
+            List<JsonNode> all = server.server().people().audit().entries();
+            for (int i = all.size() - 1; i >= 0; i--) {
+                JsonNode e = all.get(i);
+                if (action.equals(e.path("action").asText()) && (subject.equals(e.path("trial").asText())
+                        || subject.equals(e.path("draft").asText()))) {
+                    return e;
+                }
+            }
+            Thread.sleep(20);
+        } while (System.nanoTime() < until);
+        throw new AssertionError("no audit entry " + action + " about " + subject);
     }
 
     private static HttpResponse<String> change(String trial, JsonNode body) {
