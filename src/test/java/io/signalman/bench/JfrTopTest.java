@@ -34,10 +34,16 @@ class JfrTopTest {
         // When it is summarized for this thread alone
         ObjectNode s = JfrTop.summary(file, 5, thread::equals);
 
-        // Then the busy method is on top by self time and by Signalman's total, with most samples
+        // Then the busy method is on top by self time, and in the top two by Signalman's total with most samples (its
+        // caller holds every sample it does, and any sample taken outside it, so it may rank first)
         assertTrue(s.get("samples").asInt() > 10, s.toString());
-        JsonNode total = s.get("total").get(0);
-        assertEquals("io.signalman.bench.JfrTopTest.spin", total.get("frame").asText(), s.toString());
+        JsonNode total = null;
+        for (int i = 0; i < 2; i++) {
+            if ("io.signalman.bench.JfrTopTest.spin".equals(s.get("total").get(i).get("frame").asText())) {
+                total = s.get("total").get(i);
+            }
+        }
+        assertTrue(total != null, s.toString());
         assertTrue(total.get("share").asDouble() > 0.5, s.toString());
         assertEquals("io.signalman.bench.JfrTopTest.spin", s.get("self").get(0).get("frame").asText(), s.toString());
         assertTrue(JfrTop.lines(s, "self", 1).contains("JfrTopTest.spin"));
