@@ -259,14 +259,7 @@ class ApprovalsApiTest {
     @Test
     void aCanaryPercentRisesOnlyWhileItsApprovalsStandAndARejectionSendsItBackToShadowAtOnce() throws Exception {
         // Given ana's draft approved by bo, on a canary that rises from 10% to 100% while the approval stands
-        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
-        editRule(id, "    // approved canary\n", ana);
-        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", "{\"note\": \"fine for a canary\"}", bo), 200);
-        JsonNode started = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
-                .put("percent", 10)), cy), 201);
-        String trial = started.get("id").asText();
-        String candidate = started.get("candidate_revision").asText();
-        try {
+        onApprovedCanary("    // approved canary\n", 10, (id, trial, candidate) -> {
             assertEquals(100.0, ok(change(trial, Json.object().put("percent", 100)), 200).get("percent").asDouble());
             assertEquals(candidate, route().get("rules_revision").asText(), "the canary answers every request");
 
@@ -282,23 +275,13 @@ class ApprovalsApiTest {
             // ... and it cannot become a canary again while the rejection stands; a shadow's sample may change
             assertEquals("approval_required", refusedChange(trial, Json.object().put("mode", "canary")));
             assertEquals(5.0, ok(change(trial, Json.object().put("percent", 5)), 200).get("percent").asDouble());
-        } finally {
-            ok(send("POST", "/v1/trials/" + trial + "/abort", null, cy), 200);
-        }
-        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
+        });
     }
 
     @Test
     void anApproverWithdrawsTheApprovalOfTheContentACanaryRunsThoughTheDraftMovedOn() throws Exception {
         // Given ana's draft approved by bo on a 100% canary, then edited by ana (the canary runs the approved content)
-        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
-        editRule(id, "    // the content on trial\n", ana);
-        String approved = draft(id).get("approvals").get("content_hash").asText();
-        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", Json.write(Json.object().put("note", "fine")
-                .put("content_hash", approved)), bo), 200);
-        String trial = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
-                .put("percent", 100)), cy), 201).get("id").asText();
-        try {
+        onApprovedCanary("    // the content on trial\n", 100, (id, trial, approved) -> {
             editRule(id, "    // the draft moved on\n", ana);
             assertEquals(approved, route().get("rules_revision").asText());
 
@@ -320,10 +303,7 @@ class ApprovalsApiTest {
             assertEquals(approved, audited(io.signalman.people.Approvals.REJECTED, id).get("content_hash").asText());
             assertEquals(server.server().engine().bundle().revision(), route().get("rules_revision").asText());
             waitForMode(trial, "shadow");
-        } finally {
-            ok(send("POST", "/v1/trials/" + trial + "/abort", null, cy), 200);
-        }
-        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
+        });
     }
 
     @Test
@@ -364,6 +344,33 @@ class ApprovalsApiTest {
     private static HttpResponse<String> save(String id, String path, String text, String token) throws Exception {
         return send("PUT", "/workbench/api/drafts/" + id + "/file?path=" + path, Json.write(Json.object().put("text", text)
                 .put("version", draft(id).get("version").asLong())), token);
+    }
+
+    /** What a test does with a draft on trial: its id, the trial's, and the content the trial runs. */
+    private interface OnTrial {
+        void run(String draft, String trial, String candidate) throws Exception;
+    }
+
+    /**
+     * ana's draft with {@code line} in the critical rule, approved by bo naming its content, on a canary at
+     * {@code percent} started by cy: {@code body} runs, then the trial is aborted and the draft deleted.
+     */
+    private static void onApprovedCanary(String line, double percent, OnTrial body) throws Exception {
+        String id = ok(send("POST", "/workbench/api/drafts", null, ana), 201).get("id").asText();
+        editRule(id, line, ana);
+        String content = draft(id).get("approvals").get("content_hash").asText();
+        ok(send("POST", "/workbench/api/drafts/" + id + "/approve", Json.write(Json.object().put("note", "fine for a canary")
+                .put("content_hash", content)), bo), 200);
+        JsonNode started = ok(send("POST", "/v1/trials", Json.write(Json.object().put("draft", id).put("mode", "canary")
+                .put("percent", percent)), cy), 201);
+        assertEquals(content, started.get("candidate_revision").asText());
+        String trial = started.get("id").asText();
+        try {
+            body.run(id, trial, content);
+        } finally {
+            ok(send("POST", "/v1/trials/" + trial + "/abort", null, cy), 200);
+        }
+        ok(send("DELETE", "/workbench/api/drafts/" + id, null, ana), 200);
     }
 
     private static final java.util.concurrent.atomic.AtomicInteger MESSAGES = new java.util.concurrent.atomic.AtomicInteger();
