@@ -5,7 +5,7 @@ import java.nio.file.Path;
 
 /**
  * {@code --audit-key-file FILE} (or {@code SIGNALMAN_AUDIT_KEY_FILE}), taken by every command that
- * reads or writes the audit log: {@code serve}, {@code users}, {@code audit verify} and
+ * reads or writes the audit log: {@code serve}, {@code users}, {@code audit verify}, {@code audit key} and
  * {@code data verify}. A file, not the key itself, so that the key is in no process's arguments or
  * environment; a file that is unsafe or too short is a usage error saying why ({@link AuditKey#load}).
  */
