@@ -384,23 +384,20 @@ class ApprovalsApiTest {
     }
 
     /** The trial once its record says {@code mode} (the record is written just after the change takes effect). */
-    private static JsonNode waitForMode(String trial, String mode) throws Exception {
-        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        JsonNode t;
-        do {
-            t = ok(send("GET", "/v1/trials/" + trial, null, cy), 200);
-            if (mode.equals(t.get("mode").asText())) {
-                return t;
+    private static JsonNode waitForMode(String trial, String mode) {
+        return io.signalman.Await.value(java.time.Duration.ofSeconds(10), "trial " + trial + " to be " + mode, () -> {
+            try {
+                JsonNode t = ok(send("GET", "/v1/trials/" + trial, null, cy), 200);
+                return mode.equals(t.get("mode").asText()) ? t : null;
+            } catch (Exception e) {
+                throw new AssertionError(e);
             }
-            Thread.sleep(20);
-        } while (System.nanoTime() < until);
-        throw new AssertionError("trial " + trial + " is still " + t.get("mode").asText() + ": " + t);
+        });
     }
 
-    /** The newest audit entry of {@code action} about {@code subject} (a trial or a draft). */
-    private static JsonNode audited(String action, String subject) throws Exception {
-        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        do {
+    /** The newest audit entry of {@code action} about {@code subject} (a trial or a draft), once there is one. */
+    private static JsonNode audited(String action, String subject) {
+        return io.signalman.Await.value(java.time.Duration.ofSeconds(10), "an audit entry " + action + " about " + subject, () -> {
             List<JsonNode> all = server.server().people().audit().entries();
             for (int i = all.size() - 1; i >= 0; i--) {
                 JsonNode e = all.get(i);
@@ -409,9 +406,8 @@ class ApprovalsApiTest {
                     return e;
                 }
             }
-            Thread.sleep(20);
-        } while (System.nanoTime() < until);
-        throw new AssertionError("no audit entry " + action + " about " + subject);
+            return null;
+        });
     }
 
     private static HttpResponse<String> change(String trial, JsonNode body) {
