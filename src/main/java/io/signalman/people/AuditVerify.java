@@ -73,11 +73,7 @@ public final class AuditVerify {
     public static Report checkExport(Path file, AuditKey key) throws IOException {
         AuditWalk w = new AuditWalk(file.getParent(), key, -1, e -> { });
         w.exported(file);
-        boolean unkeyed = key != null && w.keyedFrom == 0 && w.count > 0 && w.keyProblem == null;
-        if (unkeyed) {
-            w.keyProblem = "this log is not keyed, but a key was given: a keyed log stripped of its keys and re-chained "
-                    + "looks just like it";
-        }
+        boolean unkeyed = unkeyed(w, key, FileRegistry.NONE, null);
         if (w.keyProblem != null) {
             w.problems.add(0, w.keyProblem);
         }
@@ -96,15 +92,7 @@ public final class AuditVerify {
         if (cover.dataId() != null) {
             compare(w, key, cover.dataId(), recorded);
         }
-        boolean unkeyed = key != null && w.keyProblem == null && unkeyed(w, cover, recorded);
-        if (unkeyed) {
-            w.keyProblem = w.count > 0 && w.keyedFrom == 0
-                    ? "this log is not keyed, but a key was given: a keyed log stripped of its keys and re-chained looks just like it"
-                    : recorded == null ? "the manifest holds no record of the audit log, but a key was given: a keyed log deleted "
-                            + "or emptied together with its record looks just like a log never keyed"
-                    : "the manifest's record of the audit log is not keyed, but a key was given: a keyed log rewritten "
-                            + "together with its record looks just like a log never keyed";
-        }
+        boolean unkeyed = unkeyed(w, key, cover, recorded);
         if (w.keyProblem != null) {
             w.problems.add(0, w.keyProblem);
         }
@@ -120,16 +108,26 @@ public final class AuditVerify {
     }
 
     /**
-     * Whether a log read with a key is one that was never keyed, or looks like one: entries but none
-     * keyed, or (in a data directory this start did not create) the manifest's record of the log
-     * missing or unkeyed. Nothing in the directory tells that from a keyed log stripped of its keys,
-     * deleted or emptied with its record rewritten, so it is keyed only on purpose ({@link AuditLog#key}).
+     * Whether a log read with {@code key} is one that was never keyed, or looks like one: entries
+     * but none keyed, or (in a data directory this start did not create) the manifest's record of
+     * the log missing or unkeyed. Nothing in the directory tells that from a keyed log stripped of
+     * its keys, or deleted or emptied with its record rewritten, so it is keyed only on purpose
+     * ({@link AuditLog#key}); when it is, the walk's key problem says which of the three it is.
      */
-    private static boolean unkeyed(AuditWalk w, FileRegistry cover, LogHead recorded) {
-        if (w.count > 0 && w.keyedFrom == 0) {
-            return true;
+    private static boolean unkeyed(AuditWalk w, AuditKey key, FileRegistry cover, LogHead recorded) {
+        if (key == null || w.keyProblem != null || w.keyedFrom > 0) {
+            return false;
         }
-        return cover.dataId() != null && w.keyedFrom == 0 && !cover.created() && (recorded == null || !recorded.keyed());
+        if (w.count > 0) {
+            w.keyProblem = "this log is not keyed, but a key was given: a keyed log stripped of its keys and re-chained "
+                    + "looks just like it";
+        } else if (cover.dataId() != null && !cover.created() && (recorded == null || !recorded.keyed())) {
+            w.keyProblem = recorded == null ? "the manifest holds no record of the audit log, but a key was given: a keyed "
+                    + "log deleted or emptied together with its record looks just like a log never keyed"
+                    : "the manifest's record of the audit log is not keyed, but a key was given: a keyed log rewritten "
+                            + "together with its record looks just like a log never keyed";
+        }
+        return w.keyProblem != null;
     }
 
     /** The log against the manifest's record of it, written after each entry (so the log may be ahead, never behind). */
