@@ -662,7 +662,9 @@ public final class Trials implements AutoCloseable {
                 if (stored == null || !stored.running()) {
                     endHere(r.id());
                     r = null;
-                } else if (stored.version() != r.trial.version()) {
+                } else if (stored.version() > r.trial.version()) {
+                    // Only a newer record: one a step ahead of the store is this node's canary sent back to shadow
+                    // at once ({@link #approvalWithdrawn}), its record on the way.
                     r.trial = stored;
                 }
             }

@@ -330,7 +330,9 @@ class ClusterTest {
     /**
      * One live trial for the whole cluster: started through node 0 from a draft of its workbench,
      * every node runs the same candidate with the same buckets (a sender gets one arm whichever
-     * node it asks), and the trial's figures on any node are the cluster's, every node's added up.
+     * node it asks), and the trial's figures on any node are the cluster's, every node's added up;
+     * an approver's rejection of the canary's content through another node sends it back to shadow on
+     * every node.
      */
     @Test
     @Order(35)
@@ -393,6 +395,40 @@ class ClusterTest {
             t.path("nodes").forEach(x -> perNode.add(x.path("decisions").asLong()));
             Collections.sort(perNode);
             assertEquals(List.of(0L, (long) senders, (long) senders), perNode, t.toString());
+        }
+
+        // When an approver rejects the content the canary runs, through node 2, every node's canary goes back to shadow
+        String approver = addUser(nodes.get(2), "trial-approver", "approver");
+        String candidate = Json.parse(started.body()).path("candidate_revision").asText();
+        HttpResponse<String> rejected = http.send(HttpRequest.newBuilder(uri(nodes.get(2), "/workbench/api/drafts/" + draft
+                + "/reject")).header("content-type", "application/json").header("authorization", "Bearer " + approver)
+                .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(Json.write(Json.object()
+                        .put("note", "misroutes in the canary").put("content_hash", candidate)))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, rejected.statusCode(), rejected.body());
+        for (ServeProcess n : nodes) {
+            Await.until(Duration.ofSeconds(30), "node " + n.port() + " to show the trial as a shadow", () -> {
+                JsonNode v = trialOn(n, trial);
+                return v != null && v.path("mode").asText().equals("shadow");
+            });
+        }
+        // ... and no sender gets the candidate's answer on any node, those in its bucket included
+        for (ServeProcess n : nodes) {
+            Await.until(Duration.ofSeconds(30), "node " + n.port() + " to answer every sender with the live rules", () -> {
+                try {
+                    for (int i = 0; i < senders; i++) {
+                        HttpResponse<String> r = post(n, "/v1/broker/route", "{\"envelope\": {\"from_agent\": \"cluster-agent-"
+                                + i + "\", \"priority\": \"normal\"}, \"type\": \"event\", \"subtype\": \"trade.executed\", "
+                                + "\"payload\": {}}");
+                        if (r.statusCode() != 200 || !live.equals(Json.parse(r.body()).path("rules_revision").asText())) {
+                            return false;
+                        }
+                    }
+                    return true;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
         }
 
         // When it is aborted through node 1, no node runs it any more
